@@ -1,0 +1,60 @@
+# Figures (also flagged for `snakemake --report`) and the self-contained HTML report.
+
+
+rule plot_figures:
+    input:
+        summary="results/{study}/tables/summary.csv",
+        published="published/{study}.csv",
+    output:
+        delay=report(
+            "results/{study}/figures/delay_vs_buffer.png",
+            caption="../report/captions/delay_vs_buffer.rst",
+            category="{study}",
+        ),
+        throughput=report(
+            "results/{study}/figures/throughput_vs_buffer.png",
+            caption="../report/captions/throughput_vs_buffer.rst",
+            category="{study}",
+        ),
+        tradeoff=report(
+            "results/{study}/figures/delay_vs_throughput.png",
+            caption="../report/captions/delay_vs_throughput.rst",
+            category="{study}",
+        ),
+    log:
+        "results/{study}/logs/plot_figures.log",
+    run:
+        from bufrepro import plots
+
+        plots.write_dumbbell_figures(
+            Path(input.summary),
+            Path(input.published),
+            Path(output.delay),
+            Path(output.throughput),
+            Path(output.tradeoff),
+        )
+        Path(log[0]).write_text("figures written\n")
+
+
+rule build_report:
+    input:
+        summary=expand("results/{study}/tables/summary.csv", study=STUDIES),
+        diff=expand("results/{study}/tables/diff.csv", study=STUDIES),
+        claims=expand("results/{study}/tables/claims.csv", study=STUDIES),
+        coverage=expand("results/{study}/tables/coverage.json", study=STUDIES),
+        provenance=expand("results/{study}/provenance.json", study=STUDIES),
+        figures=expand(
+            "results/{study}/figures/{fig}.png",
+            study=STUDIES,
+            fig=["delay_vs_buffer", "throughput_vs_buffer", "delay_vs_throughput"],
+        ),
+        template="report/report.html.j2",
+    output:
+        html="report/index.html",
+    log:
+        "results/logs/build_report.log",
+    run:
+        from bufrepro import report as breport
+
+        breport.build(CFG, Path("results"), Path(input.template), Path(output.html))
+        Path(log[0]).write_text(f"report written to {output.html}\n")

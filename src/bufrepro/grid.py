@@ -1,0 +1,67 @@
+"""Expand a study's grid x seeds into run points, and map run points to and from run folders."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+# The swept keys of each study, in path order. Values are formatted with fmt().
+GRID_KEYS: dict[str, tuple[str, ...]] = {
+    "dumbbell": ("queue", "plr", "bottleneck_mbps", "buffer"),
+}
+# Short path labels for the swept keys.
+LABELS: dict[str, str] = {"queue": "", "plr": "plr", "bottleneck_mbps": "bw", "buffer": "buf"}
+
+
+def fmt(value: Any) -> str:
+    """Canonical text of a grid value, as it appears in paths and tables."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class RunPoint:
+    """One simulation: a study, a point of its grid and a seed."""
+
+    study: str
+    values: tuple[tuple[str, Any], ...]
+    seed: int
+
+    def get(self, key: str) -> Any:
+        """The value of one swept key."""
+        return dict(self.values)[key]
+
+    @property
+    def run_dir(self) -> str:
+        """The run's folder, relative to the working directory."""
+        parts = [f"{LABELS.get(k, k)}{fmt(v)}" for k, v in self.values]
+        return "/".join(["results", self.study, "runs", *parts, f"seed{self.seed}"])
+
+    def as_dict(self) -> dict[str, Any]:
+        """Swept values plus study and seed."""
+        return {"study": self.study, **dict(self.values), "seed": self.seed}
+
+
+def expand(cfg: Mapping[str, Any], study: str) -> list[RunPoint]:
+    """Every run of a study: the cross product of its grid lists times its seeds."""
+    block = cfg[study]
+    keys = GRID_KEYS[study]
+    lists = [block["grid"][k] for k in keys]
+    return [
+        RunPoint(study, tuple(zip(keys, combo, strict=True)), seed)
+        for combo in itertools.product(*lists)
+        for seed in block["seeds"]
+    ]
+
+
+def find(cfg: Mapping[str, Any], study: str, run_dir: str) -> RunPoint:
+    """The configured run point whose folder is `run_dir`; a folder outside the grid is an error."""
+    for point in expand(cfg, study):
+        if point.run_dir == run_dir:
+            return point
+    raise KeyError(f"{run_dir} is not a run of the configured {study} grid")

@@ -1,0 +1,101 @@
+"""Read one run's parsed metrics and provenance, and collect many runs into a table."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+# Published column -> our metric, per study (what the diff compares).
+PUBLISHED_METRICS: dict[str, dict[str, str]] = {
+    "dumbbell": {
+        "tcp_delay_ms": "tcp_delay_ms_mean",
+        "tcp_throughput_kbps": "tcp_throughput_kbps",
+        "packets_lost": "tcp_drops_total",
+    },
+}
+# Metrics reported per study (tables, figures, report).
+REPORTED: dict[str, tuple[str, ...]] = {
+    "dumbbell": (
+        "tcp_delay_ms_mean",
+        "tcp_throughput_kbps",
+        "tcp_goodput_kbps",
+        "tcp_drops_total",
+        "tcp_drops_queue",
+        "tcp_drops_link",
+        "tcp_loss_rate",
+        "cbr_throughput_kbps",
+        "cbr_loss_rate",
+        "cbr_drops_queue",
+        "cbr_drops_link",
+        "link_utilisation",
+        "link_queue_avg_pkts",
+    ),
+}
+
+
+def read_metrics(path: Path) -> dict[str, float]:
+    """Parse a metrics.tsv ("name<TAB>value" lines); an empty value is NaN."""
+    out: dict[str, float] = {}
+    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        name, sep, value = line.partition("\t")
+        if not sep:
+            raise ValueError(f"{path}:{lineno}: expected 'name<TAB>value', got {line!r}")
+        out[name] = float(value) if value.strip() else math.nan
+    if out.get("acct_ok") != 1.0:
+        raise ValueError(f"{path}: the accounting check did not pass (no acct_ok 1)")
+    return out
+
+
+def read_run(run_dir: Path) -> dict[str, Any]:
+    """One row: swept values and seed (params.json), metrics, and ns provenance (run.json)."""
+    params = json.loads((run_dir / "params.json").read_text(encoding="utf-8"))
+    meta = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+    row: dict[str, Any] = {k: v for k, v in params.items() if k not in ("params", "template")}
+    row.update(read_metrics(run_dir / "metrics.tsv"))
+    row["ns_version"] = meta.get("ns_version", "")
+    row["wall_s"] = meta.get("wall_s", math.nan)
+    return row
+
+
+def collect(metric_files: Sequence[str | Path]) -> pd.DataFrame:
+    """All runs of a study as one DataFrame, sorted by its columns' values for stable output."""
+    rows = [read_run(Path(p).parent) for p in metric_files]
+    if not rows:
+        raise ValueError("no runs to collect")
+    df = pd.DataFrame(rows)
+    lead = [c for c in ("study", "queue", "plr", "bottleneck_mbps", "buffer", "seed") if c in df]
+    rest = sorted(c for c in df.columns if c not in lead)
+    return df[lead + rest].sort_values(lead, kind="mergesort").reset_index(drop=True)
+
+
+def write_study_tables(
+    study: str, metric_files: Sequence[str | Path], runs_csv: Path, summary_csv: Path,
+    provenance_json: Path,
+) -> int:
+    """Write runs.csv (one row per run), summary.csv (per cell and metric) and provenance."""
+    from bufrepro import stats
+    from bufrepro.grid import GRID_KEYS
+
+    runs = collect(metric_files)
+    keys = list(GRID_KEYS[study])
+    metric_cols = [m for m in REPORTED[study] if m in runs]
+    stable = [c for c in runs.columns if c not in ("wall_s", "ns_version")]
+    runs[stable].to_csv(runs_csv, index=False, float_format="%.6f")
+    summary = stats.summarise(runs, keys, metric_cols)
+    summary.to_csv(summary_csv, index=False, float_format="%.6f")
+    provenance = {
+        "study": study,
+        "runs": len(runs),
+        "seeds": sorted(int(s) for s in runs["seed"].unique()),
+        "ns_versions": sorted(str(v) for v in runs["ns_version"].unique()),
+        "ns_wall_s_total": round(float(runs["wall_s"].sum()), 3),
+    }
+    provenance_json.write_text(json.dumps(provenance, indent=1) + "\n", encoding="utf-8")
+    return len(runs)

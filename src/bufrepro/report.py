@@ -1,0 +1,106 @@
+"""Build the self-contained HTML report: tables, figures, diff, claims, assumptions, provenance."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import pandas as pd
+
+from bufrepro.config import REPO_ROOT, UNSTATED, get_dotted
+from bufrepro.grid import GRID_KEYS
+
+AWK_DIR = REPO_ROOT / "awk"
+FIGURES = ("delay_vs_buffer", "throughput_vs_buffer", "delay_vs_throughput")
+TITLES = {
+    "dumbbell": "Ahmad et al.: buffer sizes for heterogeneous traffic, DropTail (000) and RED (001)",
+}
+SUMMARY_METRICS = ("tcp_delay_ms_mean", "tcp_throughput_kbps", "tcp_drops_total",
+                   "tcp_drops_queue", "tcp_drops_link", "cbr_throughput_kbps", "cbr_loss_rate",
+                   "link_utilisation")
+
+
+def awk_header(path: Path) -> str:
+    """The leading comment block of an AWK script (its metric definitions), without '# '."""
+    lines = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#!"):
+            continue
+        if not line.startswith("#"):
+            break
+        lines.append(re.sub(r"^# ?", "", line))
+    return "\n".join(lines)
+
+
+def assumptions_table(study: str, block: Mapping[str, Any]) -> list[dict[str, str]]:
+    """Each unstated parameter: key, our value, why."""
+    return [
+        {"key": f"{study}.{key}", "value": json.dumps(get_dotted(block, key)),
+         "why": block["assumptions"][key]}
+        for key in UNSTATED.get(study, ())
+    ]
+
+
+def _png_data_uri(path: Path) -> str:
+    return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+
+
+def _html_table(df: pd.DataFrame, float_format: str = "{:.3f}") -> str:
+    return df.to_html(index=False, na_rep="", border=0, classes="tbl",
+                      float_format=lambda v: float_format.format(v))
+
+
+def study_section(study: str, cfg: Mapping[str, Any], results: Path) -> dict[str, Any]:
+    """Everything the template shows for one study."""
+    tables = results / study / "tables"
+    block = cfg[study]
+    keys = list(GRID_KEYS[study])
+    summary = pd.read_csv(tables / "summary.csv")
+    main = summary[summary["metric"].isin(SUMMARY_METRICS)].copy()
+    main["value"] = main.apply(
+        lambda r: f"{r['mean']:.3g} [{r['ci_low']:.3g}, {r['ci_high']:.3g}]"
+        if pd.notna(r["ci_low"]) else f"{r['mean']:.3g}", axis=1)
+    wide = main.pivot_table(index=keys, columns="metric", values="value", aggfunc="first",
+                            sort=True).reset_index()
+    wide.columns.name = None
+    diff = pd.read_csv(tables / "diff.csv")
+    claims = pd.read_csv(tables / "claims.csv")
+    return {
+        "study": study,
+        "title": TITLES.get(study, study),
+        "provenance": json.loads((results / study / "provenance.json").read_text("utf-8")),
+        "coverage": json.loads((tables / "coverage.json").read_text("utf-8")),
+        "assumptions": assumptions_table(study, block),
+        "claims": claims.to_dict("records"),
+        "diff_html": _html_table(diff.drop(columns=["has_counterpart"])),
+        "summary_html": wide.to_html(index=False, border=0, classes="tbl"),
+        "figures": [
+            {"name": f, "uri": _png_data_uri(results / study / "figures" / f"{f}.png"),
+             "caption": (REPO_ROOT / "report" / "captions" / f"{f}.rst").read_text("utf-8")}
+            for f in FIGURES
+        ],
+        "grid": {k: block["grid"][k] for k in keys},
+        "seeds": block["seeds"],
+        "measure": block["measure"],
+    }
+
+
+def build(cfg: Mapping[str, Any], results: Path, template: Path, out: Path) -> None:
+    """Render the report for every configured study to `out`."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(template.parent)),
+        undefined=jinja2.StrictUndefined,
+        autoescape=jinja2.select_autoescape(["html", "j2"]),
+    )
+    html = env.get_template(template.name).render(
+        studies=[study_section(s, cfg, results) for s in cfg["studies"]],
+        definitions=[{"script": p.name, "text": awk_header(p)}
+                     for p in sorted(AWK_DIR.glob("*.awk"))],
+    )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(html, encoding="utf-8")
