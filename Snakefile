@@ -8,13 +8,26 @@ min_version("9.0")
 configfile: "config/config.yaml"
 
 
+# The image built from envs/Dockerfile (ns-2, gawk, the pinned Python packages); used only when
+# Snakemake is asked to deploy software (--software-deployment-method apptainer).
+container: "docker://localhost/bufrepro:latest"
+
+
 include: "rules/common.smk"
+
+
+wildcard_constraints:
+    study="|".join(STUDIES),
+    seed=r"\d+",
+
+
+include: "rules/config.smk"
 include: "rules/simulate.smk"
 include: "rules/analyse.smk"
 include: "rules/report.smk"
 
 
 rule all:
+    default_target: True
     input:
         final_outputs(),
-    default_target: True

@@ -18,7 +18,7 @@
 #   trace's end; the trace reaches t_end - max_age.
 BEGIN {
     OFS = "\t"; bad = 0; tend = 0
-    if (t_end == "" || max_age == "") { print "accounting.awk: set -v t_end=... -v max_age=..." > "/dev/stderr"; exit 2 }
+    if (t_end == "" || max_age == "") { print "accounting.awk: set -v t_end=... -v max_age=..." > "/dev/stderr"; usage = 1; exit 2 }
 }
 function fail(msg) { if (bad < 10) print "accounting.awk: line " NR ": " msg > "/dev/stderr"; bad++ }
 NF < 12 { fail("malformed or truncated line: " $0); next }
@@ -26,7 +26,7 @@ NF < 12 { fail("malformed or truncated line: " $0); next }
 $5 == "ack" { next }
 {
     uid = $12
-    if (!(uid in sent) && !(uid in done)) {
+    if (!(uid in sent) && !(uid in done) && ($1 == "+" || $1 == "d")) {
         split($9, s, ".")
         if ($3 == s[1]) { sent[uid] = 1; nsent++ }
     }
@@ -45,6 +45,7 @@ $1 == "d" {
     done[uid] = "dropped"; ndrop++; delete sent[uid]; delete last[uid]
 }
 END {
+    if (usage) exit 2
     if (bad == 0 && NR == 0) fail("empty trace")
     inflight = 0
     for (u in sent) {

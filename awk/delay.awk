@@ -17,7 +17,7 @@
 #   T_delay_ms_mean   mean of (receipt time - send time) over those packets, in ms
 #   T_delay_ms_max    largest such delay, in ms
 #   T_delay_ms_p95    95th percentile (nearest rank) of those delays, in ms
-BEGIN { OFS = "\t"; if (t0 == "" || t1 == "") { print "delay.awk: set -v t0=... -v t1=..." > "/dev/stderr"; exit 2 } }
+BEGIN { OFS = "\t"; if (t0 == "" || t1 == "") { print "delay.awk: set -v t0=... -v t1=..." > "/dev/stderr"; usage = 1; exit 2 } }
 $5 == "ack" { next }
 $1 == "+" {
     if (!($12 in sent_at) && !($12 in seen)) {
@@ -45,6 +45,7 @@ $1 == "r" {
 }
 $1 == "d" { delete sent_at[$12]; next }
 END {
+    if (usage) exit 2
     for (t in n) {
         delete v
         for (i = 1; i <= n[t]; i++) v[i] = all[t, i]

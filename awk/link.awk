@@ -17,7 +17,7 @@
 BEGIN {
     OFS = "\t"
     if (t0 == "" || t1 == "" || t1 <= t0 || from == "" || to == "" || bps <= 0) {
-        print "link.awk: set -v t0=... -v t1=... -v from=... -v to=... -v bps=..." > "/dev/stderr"; exit 2
+        print "link.awk: set -v t0=... -v t1=... -v from=... -v to=... -v bps=..." > "/dev/stderr"; usage = 1; exit 2
     }
     q = 0; qmax = 0; area = 0; last = t0; bits = 0; dep = 0
 }
@@ -36,6 +36,7 @@ $3 == from && $4 == to {
     else if ($1 == "d" && ($12 in inq)) { q--; delete inq[$12] }
 }
 END {
+    if (usage) exit 2
     advance(t1)
     printf "link_utilisation\t%.6f\n", bits / (bps * (t1 - t0))
     printf "link_queue_avg_pkts\t%.6f\n", area / (t1 - t0)

@@ -14,11 +14,11 @@
 #   T_drops_total      T_drops_queue + T_drops_link
 #   T_loss_rate        T_drops_total / T_sent_pkts (empty when nothing was sent)
 # Types include "ack"; the pipeline reports tcp and cbr.
-BEGIN { OFS = "\t"; if (t0 == "" || t1 == "") { print "loss.awk: set -v t0=... -v t1=..." > "/dev/stderr"; exit 2 } }
+BEGIN { OFS = "\t"; if (t0 == "" || t1 == "") { print "loss.awk: set -v t0=... -v t1=..." > "/dev/stderr"; usage = 1; exit 2 } }
 {
     uid = $12; link = uid SUBSEP $3 SUBSEP $4; t = $5
     if (!(t in sent)) { sent[t] = 0; dq[t] = 0; dl[t] = 0 }
-    if (!(uid in origin)) {
+    if (!(uid in origin) && ($1 == "+" || $1 == "d")) {
         split($9, s, ".")
         if ($3 == s[1]) { origin[uid] = 1; if ($2 >= t0 && $2 <= t1) sent[t]++ }
     }
@@ -32,6 +32,7 @@ $1 == "d" {
     delete state[link]
 }
 END {
+    if (usage) exit 2
     for (t in sent) {
         printf "%s_sent_pkts\t%d\n", t, sent[t]
         printf "%s_drops_queue\t%d\n", t, dq[t]

@@ -16,7 +16,7 @@
 #   T_rx_pkts           number of type-T receipts
 BEGIN {
     OFS = "\t"
-    if (t0 == "" || t1 == "" || t1 <= t0) { print "throughput.awk: set -v t0=... -v t1=... (t1 > t0)" > "/dev/stderr"; exit 2 }
+    if (t0 == "" || t1 == "" || t1 <= t0) { print "throughput.awk: set -v t0=... -v t1=... (t1 > t0)" > "/dev/stderr"; usage = 1; exit 2 }
     if (tcp_hdr == "") tcp_hdr = 40
 }
 $1 == "r" && $5 != "ack" {
@@ -34,6 +34,7 @@ $1 == "r" && $5 != "ack" {
     }
 }
 END {
+    if (usage) exit 2
     span = t1 - t0
     for (t in rx) {
         printf "%s_rx_pkts\t%d\n", t, pk[t]

@@ -12,21 +12,17 @@ rule aggregate_metrics:
         provenance="results/{study}/provenance.json",
     log:
         "results/{study}/logs/aggregate_metrics.log",
-    run:
-        from bufrepro import metrics, compare
-
-        n = metrics.write_study_tables(
-            wildcards.study,
-            input.metrics,
-            Path(output.runs),
-            Path(output.summary),
-            Path(output.provenance),
-        )
-        Path(log[0]).write_text(f"aggregated {n} runs\n")
+    params:
+        python=sys.executable,
+    shell:
+        "{params.python} -m bufrepro.cli aggregate --study {wildcards.study}"
+        " --runs {output.runs} --summary {output.summary} --provenance {output.provenance}"
+        " {input.metrics} > {log} 2>&1"
 
 
 rule compare_published:
     input:
+        config="results/config.validated.yaml",
         summary="results/{study}/tables/summary.csv",
         published="published/{study}.csv",
     output:
@@ -35,19 +31,12 @@ rule compare_published:
         coverage="results/{study}/tables/coverage.json",
     log:
         "results/{study}/logs/compare_published.log",
-    run:
-        from bufrepro import metrics, compare
-
-        cov = compare.write_comparison(
-            wildcards.study,
-            CFG[wildcards.study],
-            Path(input.summary),
-            Path(input.published),
-            Path(output.diff),
-            Path(output.claims),
-            Path(output.coverage),
-        )
-        Path(log[0]).write_text(f"coverage {cov}\n")
+    params:
+        python=sys.executable,
+    shell:
+        "{params.python} -m bufrepro.cli compare --config {input.config} --study {wildcards.study}"
+        " --summary {input.summary} --published {input.published} --diff {output.diff}"
+        " --claims {output.claims} --coverage {output.coverage} > {log} 2>&1"
 
 
 rule show_diff:

@@ -1,6 +1,8 @@
 # Shared setup: validate the config before anything runs, and index the run grid.
 import json
 import sys
+
+import yaml
 from pathlib import Path
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
@@ -17,16 +19,13 @@ AWK_DIR = str(BASE / "awk")
 RUN = "results/{study}/runs/{point}/seed{seed}"
 
 
-wildcard_constraints:
-    study="|".join(STUDIES),
-    seed=r"\d+",
-
-
 def run_point(wildcards):
     """The validated run point of a job; a path outside the configured grid is an error."""
     run_dir = f"results/{wildcards.study}/runs/{wildcards.point}/seed{wildcards.seed}"
     if run_dir not in RUNS:
-        raise ValueError(f"{run_dir} is not a run of the configured {wildcards.study} grid")
+        raise ValueError(
+            f"{run_dir} is not a run of the configured {wildcards.study} grid"
+        )
     return RUNS[run_dir]
 
 
@@ -59,7 +58,7 @@ def parse_args(wildcards):
 
 
 def final_outputs():
-    """Everything `rule all` builds: per-study tables and figures, and the HTML report."""
+    """Everything the default target builds - per-study tables and figures, and the HTML report."""
     out = ["report/index.html"]
     for study in STUDIES:
         out += [

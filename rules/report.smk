@@ -23,21 +23,17 @@ rule plot_figures:
         ),
     log:
         "results/{study}/logs/plot_figures.log",
-    run:
-        from bufrepro import plots
-
-        plots.write_dumbbell_figures(
-            Path(input.summary),
-            Path(input.published),
-            Path(output.delay),
-            Path(output.throughput),
-            Path(output.tradeoff),
-        )
-        Path(log[0]).write_text("figures written\n")
+    params:
+        python=sys.executable,
+    shell:
+        "{params.python} -m bufrepro.cli plot --summary {input.summary}"
+        " --published {input.published} --delay {output.delay}"
+        " --throughput {output.throughput} --tradeoff {output.tradeoff} > {log} 2>&1"
 
 
 rule build_report:
     input:
+        config="results/config.validated.yaml",
         summary=expand("results/{study}/tables/summary.csv", study=STUDIES),
         diff=expand("results/{study}/tables/diff.csv", study=STUDIES),
         claims=expand("results/{study}/tables/claims.csv", study=STUDIES),
@@ -53,8 +49,8 @@ rule build_report:
         html="report/index.html",
     log:
         "results/logs/build_report.log",
-    run:
-        from bufrepro import report as breport
-
-        breport.build(CFG, Path("results"), Path(input.template), Path(output.html))
-        Path(log[0]).write_text(f"report written to {output.html}\n")
+    params:
+        python=sys.executable,
+    shell:
+        "{params.python} -m bufrepro.cli report --config {input.config} --results results"
+        " --template {input.template} --out {output.html} > {log} 2>&1"

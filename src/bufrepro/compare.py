@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import sys
@@ -36,7 +37,9 @@ def diff_published(
     """Each published value beside our mean, 95% CI, absolute and relative difference."""
     ident = [c for c in ("seed_file", "table", "block", "row", "side") if c in published]
     long = published.melt(
-        id_vars=ident + list(keys), value_vars=list(metric_map), var_name="published_column",
+        id_vars=ident + list(keys),
+        value_vars=list(metric_map),
+        var_name="published_column",
         value_name="published",
     )
     long["metric"] = long["published_column"].map(metric_map)
@@ -49,10 +52,25 @@ def diff_published(
     )
     merged["has_counterpart"] = merged["mean"].notna()
     merged = merged.rename(columns={"mean": "ours_mean", "n": "ours_n"})
-    order = [*ident, *keys, "published_column", "metric", "published", "ours_mean", "ci_low",
-             "ci_high", "ours_n", "abs_diff", "rel_diff", "in_ci", "has_counterpart"]
-    return merged[order].sort_values([*ident, "published_column"], kind="mergesort").reset_index(
-        drop=True
+    order = [
+        *ident,
+        *keys,
+        "published_column",
+        "metric",
+        "published",
+        "ours_mean",
+        "ci_low",
+        "ci_high",
+        "ours_n",
+        "abs_diff",
+        "rel_diff",
+        "in_ci",
+        "has_counterpart",
+    ]
+    return (
+        merged[order]
+        .sort_values([*ident, "published_column"], kind="mergesort")
+        .reset_index(drop=True)
     )
 
 
@@ -63,7 +81,7 @@ def coverage(diff: pd.DataFrame) -> dict[str, int]:
     return {
         "published_rows": int(rows.size),
         "rows_with_counterpart": int(rows.sum()),
-        "values": int(len(diff)),
+        "values": len(diff),
         "values_compared": int(diff["has_counterpart"].sum()),
         "values_in_ci": int(diff["in_ci"].sum()),
     }
@@ -104,8 +122,13 @@ def _small_vs_large(cells: pd.DataFrame, th: Mapping[str, float]) -> list[Check]
         d_s, d_l = small["delay"].mean(), large["delay"].mean()
         t_s, t_l = small["throughput"].mean(), large["throughput"].mean()
         ok = bool(d_s < d_l and t_s >= (1 - th["similar_frac"]) * t_l)
-        out.append(Check(_ctx(["queue", "plr", "bw"], key), ok,
-                         f"delay {d_s:.1f} vs {d_l:.1f} ms, throughput {t_s:.1f} vs {t_l:.1f} kb/s"))
+        out.append(
+            Check(
+                _ctx(["queue", "plr", "bw"], key),
+                ok,
+                f"delay {d_s:.1f} vs {d_l:.1f} ms, throughput {t_s:.1f} vs {t_l:.1f} kb/s",
+            )
+        )
     return out
 
 
@@ -120,9 +143,13 @@ def _flat_from_15(cells: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
         dev_d = float((above["delay"] - d0).abs().max() / d0)
         dev_t = float((above["throughput"] - t0).abs().max() / t0)
         ok = dev_d <= th["flat_frac"] and dev_t <= th["flat_frac"]
-        out.append(Check(_ctx(["queue", "plr", "bw"], key), ok,
-                         f"largest change above buffer 15: delay {dev_d:.1%}, "
-                         f"throughput {dev_t:.1%}"))
+        out.append(
+            Check(
+                _ctx(["queue", "plr", "bw"], key),
+                ok,
+                f"largest change above buffer 15: delay {dev_d:.1%}, throughput {dev_t:.1%}",
+            )
+        )
     return out
 
 
@@ -134,44 +161,72 @@ def _monotone(
         for key, g in cells.groupby(list(others), sort=True):
             g = g.sort_values(along)
             vals = list(zip(g[along], g[metric], strict=True))
-            for (a0, v0), (a1, v1) in zip(vals, vals[1:], strict=False):
+            for (a0, v0), (a1, v1) in itertools.pairwise(vals):
                 ok = bool(v1 > v0) if rising else bool(v1 < v0)
-                out.append(Check(f"{_ctx(others, key)}, {along} {a0}->{a1}", ok,
-                                 f"{metric} {v0:.2f} -> {v1:.2f}"))
+                out.append(
+                    Check(
+                        f"{_ctx(others, key)}, {along} {a0}->{a1}",
+                        ok,
+                        f"{metric} {v0:.2f} -> {v1:.2f}",
+                    )
+                )
         return out
 
     return check
 
 
 DUMBBELL_CLAIMS: tuple[Claim, ...] = (
-    Claim("small_buffers_better", ("DropTail", "RED"),
-          "Buffers of 5-10 give lower delay at similar throughput than buffers of 15-50.",
-          "Per (queue, plr, bw): mean delay over buffers 5-10 < mean over 15-50, and mean "
-          "throughput over 5-10 >= (1 - similar_frac) x mean over 15-50.", _small_vs_large),
-    Claim("flat_from_15", ("DropTail", "RED"),
-          "Delay and throughput stop changing from buffer 15 upward.",
-          "Per (queue, plr, bw): every buffer above 15 is within flat_frac of buffer 15, "
-          "for delay and for throughput.", _flat_from_15),
-    Claim("loss_lowers_throughput", ("DropTail", "RED"),
-          "More packet loss lowers TCP throughput.",
-          "Per (queue, bw, buffer) and each step up in plr: throughput falls.",
-          _monotone("plr", "throughput", False, ("queue", "bottleneck_mbps", "buffer"))),
-    Claim("loss_raises_delay", ("DropTail",),
-          "More packet loss raises the delay (paper 000, Experimental Results).",
-          "Per (queue, bw, buffer) and each step up in plr: delay rises.",
-          _monotone("plr", "delay", True, ("queue", "bottleneck_mbps", "buffer"))),
-    Claim("loss_lowers_delay", ("RED",),
-          "More packet loss lowers the delay (paper 001, Section 4).",
-          "Per (queue, bw, buffer) and each step up in plr: delay falls.",
-          _monotone("plr", "delay", False, ("queue", "bottleneck_mbps", "buffer"))),
-    Claim("faster_link_more_throughput", ("DropTail", "RED"),
-          "A faster bottleneck raises throughput.",
-          "Per (queue, plr, buffer) and each step up in bottleneck bandwidth: throughput rises.",
-          _monotone("bottleneck_mbps", "throughput", True, ("queue", "plr", "buffer"))),
-    Claim("faster_link_less_delay", ("DropTail", "RED"),
-          "A faster bottleneck lowers delay.",
-          "Per (queue, plr, buffer) and each step up in bottleneck bandwidth: delay falls.",
-          _monotone("bottleneck_mbps", "delay", False, ("queue", "plr", "buffer"))),
+    Claim(
+        "small_buffers_better",
+        ("DropTail", "RED"),
+        "Buffers of 5-10 give lower delay at similar throughput than buffers of 15-50.",
+        "Per (queue, plr, bw): mean delay over buffers 5-10 < mean over 15-50, and mean "
+        "throughput over 5-10 >= (1 - similar_frac) x mean over 15-50.",
+        _small_vs_large,
+    ),
+    Claim(
+        "flat_from_15",
+        ("DropTail", "RED"),
+        "Delay and throughput stop changing from buffer 15 upward.",
+        "Per (queue, plr, bw): every buffer above 15 is within flat_frac of buffer 15, "
+        "for delay and for throughput.",
+        _flat_from_15,
+    ),
+    Claim(
+        "loss_lowers_throughput",
+        ("DropTail", "RED"),
+        "More packet loss lowers TCP throughput.",
+        "Per (queue, bw, buffer) and each step up in plr: throughput falls.",
+        _monotone("plr", "throughput", False, ("queue", "bottleneck_mbps", "buffer")),
+    ),
+    Claim(
+        "loss_raises_delay",
+        ("DropTail",),
+        "More packet loss raises the delay (paper 000, Experimental Results).",
+        "Per (queue, bw, buffer) and each step up in plr: delay rises.",
+        _monotone("plr", "delay", True, ("queue", "bottleneck_mbps", "buffer")),
+    ),
+    Claim(
+        "loss_lowers_delay",
+        ("RED",),
+        "More packet loss lowers the delay (paper 001, Section 4).",
+        "Per (queue, bw, buffer) and each step up in plr: delay falls.",
+        _monotone("plr", "delay", False, ("queue", "bottleneck_mbps", "buffer")),
+    ),
+    Claim(
+        "faster_link_more_throughput",
+        ("DropTail", "RED"),
+        "A faster bottleneck raises throughput.",
+        "Per (queue, plr, buffer) and each step up in bottleneck bandwidth: throughput rises.",
+        _monotone("bottleneck_mbps", "throughput", True, ("queue", "plr", "buffer")),
+    ),
+    Claim(
+        "faster_link_less_delay",
+        ("DropTail", "RED"),
+        "A faster bottleneck lowers delay.",
+        "Per (queue, plr, buffer) and each step up in bottleneck bandwidth: delay falls.",
+        _monotone("bottleneck_mbps", "delay", False, ("queue", "plr", "buffer")),
+    ),
 )
 
 
@@ -217,19 +272,21 @@ def evaluate_claims(
             paper_q = paper[paper["queue"] == queue]
             ours_checks = claim.check(ours_q, thresholds)
             paper_checks = claim.check(paper_q, thresholds)
-            rows.append({
-                "claim": claim.claim_id,
-                "queue": queue,
-                "seed_file": DUMBBELL_PAPERS.get(queue, ""),
-                "statement": claim.statement,
-                "definition": claim.definition,
-                "verdict": verdict(ours_checks, thresholds["holds_frac"]),
-                "agree": sum(c.ok for c in ours_checks),
-                "comparisons": len(ours_checks),
-                "evidence": _evidence(ours_checks),
-                "paper_table_verdict": verdict(paper_checks, thresholds["holds_frac"]),
-                "paper_table_evidence": _evidence(paper_checks),
-            })
+            rows.append(
+                {
+                    "claim": claim.claim_id,
+                    "queue": queue,
+                    "seed_file": DUMBBELL_PAPERS.get(queue, ""),
+                    "statement": claim.statement,
+                    "definition": claim.definition,
+                    "verdict": verdict(ours_checks, thresholds["holds_frac"]),
+                    "agree": sum(c.ok for c in ours_checks),
+                    "comparisons": len(ours_checks),
+                    "evidence": _evidence(ours_checks),
+                    "paper_table_verdict": verdict(paper_checks, thresholds["holds_frac"]),
+                    "paper_table_evidence": _evidence(paper_checks),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -244,8 +301,20 @@ def paper_cells(published: pd.DataFrame) -> pd.DataFrame:
 
 def format_diff(diff: pd.DataFrame) -> str:
     """The diff as an aligned plain-text table for the terminal."""
-    cols = ["queue", "side", "plr", "bottleneck_mbps", "buffer", "published_column", "published",
-            "ours_mean", "ci_low", "ci_high", "rel_diff", "in_ci"]
+    cols = [
+        "queue",
+        "side",
+        "plr",
+        "bottleneck_mbps",
+        "buffer",
+        "published_column",
+        "published",
+        "ours_mean",
+        "ci_low",
+        "ci_high",
+        "rel_diff",
+        "in_ci",
+    ]
     view = diff[[c for c in cols if c in diff]].copy()
     for c in ("published", "ours_mean", "ci_low", "ci_high"):
         view[c] = view[c].map(lambda v: "" if pd.isna(v) else f"{v:.2f}")
@@ -256,8 +325,13 @@ def format_diff(diff: pd.DataFrame) -> str:
 
 
 def write_comparison(
-    study: str, block: Mapping[str, object], summary_csv: Path, published_csv: Path,
-    diff_csv: Path, claims_csv: Path, coverage_json: Path,
+    study: str,
+    block: Mapping[str, object],
+    summary_csv: Path,
+    published_csv: Path,
+    diff_csv: Path,
+    claims_csv: Path,
+    coverage_json: Path,
 ) -> dict[str, int]:
     """Write the diff, the claims' verdicts and the coverage counts of one study."""
     from bufrepro.grid import GRID_KEYS
@@ -284,23 +358,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     """`python -m bufrepro.compare show DIFF.csv...`: print diffs, coverage and claims."""
     args = list(sys.argv[1:] if argv is None else argv)
     if len(args) < 2 or args[0] != "show":
-        print("usage: python -m bufrepro.compare show results/STUDY/tables/diff.csv ...",
-              file=sys.stderr)
+        print(
+            "usage: python -m bufrepro.compare show results/STUDY/tables/diff.csv ...",
+            file=sys.stderr,
+        )
         return 2
     for path in map(Path, args[1:]):
         tables = path.parent
         print(f"== {tables.parent.name}: published rows beside our mean and 95% CI ==")
         print(format_diff(pd.read_csv(path)))
         cov = json.loads((tables / "coverage.json").read_text(encoding="utf-8"))
-        print(f"\ncoverage: {cov['rows_with_counterpart']} of {cov['published_rows']} published "
-              f"rows have a counterpart; {cov['values_in_ci']} of {cov['values_compared']} "
-              "published values fall inside our 95% CI")
+        print(
+            f"\ncoverage: {cov['rows_with_counterpart']} of {cov['published_rows']} published "
+            f"rows have a counterpart; {cov['values_in_ci']} of {cov['values_compared']} "
+            "published values fall inside our 95% CI"
+        )
         claims = pd.read_csv(tables / "claims.csv")
         print("\nclaims:")
         for row in claims.itertuples():
-            print(f"  [{row.verdict:>10}] {row.queue:8} {row.statement}\n"
-                  f"               ours: {row.evidence}\n"
-                  f"               paper's own table: {row.paper_table_verdict}")
+            print(
+                f"  [{row.verdict:>10}] {row.queue:8} {row.statement}\n"
+                f"               ours: {row.evidence}\n"
+                f"               paper's own table: {row.paper_table_verdict}"
+            )
     return 0
 
 

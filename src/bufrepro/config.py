@@ -76,6 +76,41 @@ def fill_defaults(
             fill_defaults(instance[key], sub, root)
 
 
+def _number_text(value: str, kind: str) -> Any:
+    """A number written as text ('5', '0.02'), as Snakemake's --config delivers it, else value."""
+    try:
+        parsed = yaml.safe_load(value)
+    except yaml.YAMLError:
+        return value
+    if kind == "integer" and isinstance(parsed, int) and not isinstance(parsed, bool):
+        return parsed
+    if kind == "number" and isinstance(parsed, int | float) and not isinstance(parsed, bool):
+        return parsed
+    if kind == "boolean" and isinstance(parsed, bool):
+        return parsed
+    return value
+
+
+def coerce_text(instance: Any, schema: Mapping[str, Any], root: Mapping[str, Any]) -> Any:
+    """Turn numeric/boolean text into numbers/booleans where the schema wants them.
+
+    `snakemake --config 'dumbbell={grid: {buffer: [5]}}'` delivers 5 as the text '5'; text that is
+    not a number ('ten') is left as it is, for the schema to reject.
+    """
+    schema = _resolve(schema, root)
+    if isinstance(instance, dict):
+        props = schema.get("properties", {})
+        extra = schema.get("additionalProperties")
+        fallback: Mapping[str, Any] = extra if isinstance(extra, Mapping) else {}
+        return {k: coerce_text(v, props.get(k, fallback), root) for k, v in instance.items()}
+    if isinstance(instance, list) and isinstance(schema.get("items"), Mapping):
+        return [coerce_text(v, schema["items"], root) for v in instance]
+    kind = schema.get("type")
+    if isinstance(instance, str) and kind in ("integer", "number", "boolean"):
+        return _number_text(instance, kind)
+    return instance
+
+
 def _key_path(path: Iterator[Any] | Any) -> str:
     out = ""
     for part in path:
@@ -107,7 +142,7 @@ def _allowed(error: jsonschema.ValidationError) -> str:
 def validate(config: Mapping[str, Any], schema: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Return a defaulted copy of `config`, or raise ConfigError listing every problem."""
     schema = load_schema() if schema is None else schema
-    instance = copy.deepcopy(dict(config))
+    instance: dict[str, Any] = coerce_text(copy.deepcopy(dict(config)), schema, schema)
     fill_defaults(instance, schema, schema)
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(instance), key=lambda e: list(e.absolute_path))
@@ -146,7 +181,8 @@ def _semantic_problems(cfg: Mapping[str, Any]) -> list[str]:
         ]
         unknown = [k for k in block.get("assumptions", {}) if not _has_key(block, k)]
         problems += [
-            f"config key {study}.assumptions.{k}: names no key of the {study} block" for k in unknown
+            f"config key {study}.assumptions.{k}: names no key of the {study} block"
+            for k in unknown
         ]
     return problems
 
@@ -171,7 +207,7 @@ def get_dotted(block: Mapping[str, Any], dotted: str) -> Any:
 def load(path: Path) -> dict[str, Any]:
     """Read a YAML config file and validate it."""
     with path.open(encoding="utf-8") as fh:
-        raw = yaml.safe_load(fh) or {}
+        raw: Any = yaml.safe_load(fh) or {}
     if not isinstance(raw, dict):
         raise ConfigError(f"{path}: the top level must be a mapping")
     return validate(raw)

@@ -76,7 +76,10 @@ def collect(metric_files: Sequence[str | Path]) -> pd.DataFrame:
 
 
 def write_study_tables(
-    study: str, metric_files: Sequence[str | Path], runs_csv: Path, summary_csv: Path,
+    study: str,
+    metric_files: Sequence[str | Path],
+    runs_csv: Path,
+    summary_csv: Path,
     provenance_json: Path,
 ) -> int:
     """Write runs.csv (one row per run), summary.csv (per cell and metric) and provenance."""

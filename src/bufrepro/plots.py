@@ -8,16 +8,19 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-import seaborn as sns  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
+import matplotlib.pyplot as plt
+import pandas as pd
+import seaborn as sns
+from matplotlib.figure import Figure
 
 PALETTE = {"DropTail": "#1f77b4", "RED": "#d62728"}
 
 
 def metric_vs_buffer(
-    summary: pd.DataFrame, published: pd.DataFrame, metric: str, published_column: str,
+    summary: pd.DataFrame,
+    published: pd.DataFrame,
+    metric: str,
+    published_column: str,
     ylabel: str,
 ) -> Figure:
     """Mean and 95% CI of `metric` against buffer size, faceted by loss rate x bottleneck.
@@ -29,8 +32,9 @@ def metric_vs_buffer(
     data = summary[summary["metric"] == metric]
     plrs = sorted(data["plr"].unique())
     bws = sorted(data["bottleneck_mbps"].unique())
-    fig, axes = plt.subplots(len(plrs), len(bws), figsize=(3.6 * len(bws), 2.8 * len(plrs)),
-                             squeeze=False, sharex=True)
+    fig, axes = plt.subplots(
+        len(plrs), len(bws), figsize=(3.6 * len(bws), 2.8 * len(plrs)), squeeze=False, sharex=True
+    )
     for i, plr in enumerate(plrs):
         for j, bw in enumerate(bws):
             ax = axes[i][j]
@@ -38,16 +42,29 @@ def metric_vs_buffer(
             for queue, q in cell.groupby("queue", sort=True):
                 q = q.sort_values("buffer")
                 colour = PALETTE.get(str(queue), "gray")
-                ax.plot(q["buffer"], q["mean"], marker="o", ms=3, color=colour,
-                        label=f"{queue} (ours, mean and 95% CI)")
+                ax.plot(
+                    q["buffer"],
+                    q["mean"],
+                    marker="o",
+                    ms=3,
+                    color=colour,
+                    label=f"{queue} (ours, mean and 95% CI)",
+                )
                 ax.fill_between(q["buffer"], q["ci_low"], q["ci_high"], color=colour, alpha=0.2)
             if not published.empty:
-                pub = published[(published["plr"].round(9) == round(plr, 9))
-                                 & (published["bottleneck_mbps"].round(9) == round(bw, 9))]
+                pub = published[
+                    (published["plr"].round(9) == round(plr, 9))
+                    & (published["bottleneck_mbps"].round(9) == round(bw, 9))
+                ]
                 for (queue, side), p in pub.groupby(["queue", "side"], sort=True):
-                    ax.scatter(p["buffer"], p[published_column], color=PALETTE.get(str(queue)),
-                               marker="x" if side == "existing" else "+", s=28,
-                               label=f"{queue} (published, {side})")
+                    ax.scatter(
+                        p["buffer"],
+                        p[published_column],
+                        color=PALETTE.get(str(queue)),
+                        marker="x" if side == "existing" else "+",
+                        s=28,
+                        label=f"{queue} (published, {side})",
+                    )
             ax.set_xscale("log")
             ax.set_title(f"PLR {plr:g}, bottleneck {bw:g} Mb/s", fontsize=8)
             ax.set_xlabel("buffer (packets)" if i == len(plrs) - 1 else "")
@@ -71,12 +88,27 @@ def delay_vs_throughput(means: pd.DataFrame, published: pd.DataFrame) -> Figure:
     for j, plr in enumerate(plrs):
         ax = axes[0][j]
         sub = means[means["plr"] == plr]
-        sns.scatterplot(data=sub, x="throughput", y="delay", hue="queue", style="bottleneck_mbps",
-                        palette=PALETTE, ax=ax, s=22, legend=(j == 0))
+        sns.scatterplot(
+            data=sub,
+            x="throughput",
+            y="delay",
+            hue="queue",
+            style="bottleneck_mbps",
+            palette=PALETTE,
+            ax=ax,
+            s=22,
+            legend=(j == 0),
+        )
         if not published.empty:
             pub = published[published["plr"].round(9) == round(plr, 9)]
-            ax.scatter(pub["throughput"], pub["delay"], marker="x", color="black", s=14,
-                       label="published cells")
+            ax.scatter(
+                pub["throughput"],
+                pub["delay"],
+                marker="x",
+                color="black",
+                s=14,
+                label="published cells",
+            )
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_title(f"PLR {plr:g}", fontsize=9)
@@ -93,7 +125,10 @@ def save(fig: Figure, path: Path) -> None:
 
 
 def write_dumbbell_figures(
-    summary_csv: Path, published_csv: Path, delay_png: Path, throughput_png: Path,
+    summary_csv: Path,
+    published_csv: Path,
+    delay_png: Path,
+    throughput_png: Path,
     tradeoff_png: Path,
 ) -> None:
     """Draw the three dumbbell figures from the summary and published tables."""
@@ -102,11 +137,22 @@ def write_dumbbell_figures(
 
     summary = pd.read_csv(summary_csv)
     published = pd.read_csv(published_csv)
-    save(metric_vs_buffer(summary, published, "tcp_delay_ms_mean", "tcp_delay_ms",
-                          "TCP delay (ms)"), delay_png)
-    save(metric_vs_buffer(summary, published, "tcp_throughput_kbps", "tcp_throughput_kbps",
-                          "TCP throughput (kb/s)"), throughput_png)
+    save(
+        metric_vs_buffer(summary, published, "tcp_delay_ms_mean", "tcp_delay_ms", "TCP delay (ms)"),
+        delay_png,
+    )
+    save(
+        metric_vs_buffer(
+            summary,
+            published,
+            "tcp_throughput_kbps",
+            "tcp_throughput_kbps",
+            "TCP throughput (kb/s)",
+        ),
+        throughput_png,
+    )
     keys = ["queue", "plr", "bottleneck_mbps", "buffer"]
     means = wide_means(summary, keys).rename(
-        columns={"tcp_delay_ms_mean": "delay", "tcp_throughput_kbps": "throughput"})
+        columns={"tcp_delay_ms_mean": "delay", "tcp_throughput_kbps": "throughput"}
+    )
     save(delay_vs_throughput(means, paper_cells(published)), tradeoff_png)

@@ -18,11 +18,19 @@ from bufrepro.grid import GRID_KEYS
 AWK_DIR = REPO_ROOT / "awk"
 FIGURES = ("delay_vs_buffer", "throughput_vs_buffer", "delay_vs_throughput")
 TITLES = {
-    "dumbbell": "Ahmad et al.: buffer sizes for heterogeneous traffic, DropTail (000) and RED (001)",
+    "dumbbell": "Ahmad et al.: buffer sizes for heterogeneous traffic, "
+    "DropTail (000) and RED (001)",
 }
-SUMMARY_METRICS = ("tcp_delay_ms_mean", "tcp_throughput_kbps", "tcp_drops_total",
-                   "tcp_drops_queue", "tcp_drops_link", "cbr_throughput_kbps", "cbr_loss_rate",
-                   "link_utilisation")
+SUMMARY_METRICS = (
+    "tcp_delay_ms_mean",
+    "tcp_throughput_kbps",
+    "tcp_drops_total",
+    "tcp_drops_queue",
+    "tcp_drops_link",
+    "cbr_throughput_kbps",
+    "cbr_loss_rate",
+    "link_utilisation",
+)
 
 
 def awk_header(path: Path) -> str:
@@ -40,8 +48,11 @@ def awk_header(path: Path) -> str:
 def assumptions_table(study: str, block: Mapping[str, Any]) -> list[dict[str, str]]:
     """Each unstated parameter: key, our value, why."""
     return [
-        {"key": f"{study}.{key}", "value": json.dumps(get_dotted(block, key)),
-         "why": block["assumptions"][key]}
+        {
+            "key": f"{study}.{key}",
+            "value": json.dumps(get_dotted(block, key)),
+            "why": block["assumptions"][key],
+        }
         for key in UNSTATED.get(study, ())
     ]
 
@@ -51,8 +62,13 @@ def _png_data_uri(path: Path) -> str:
 
 
 def _html_table(df: pd.DataFrame, float_format: str = "{:.3f}") -> str:
-    return df.to_html(index=False, na_rep="", border=0, classes="tbl",
-                      float_format=lambda v: float_format.format(v))
+    return df.to_html(
+        index=False,
+        na_rep="",
+        border=0,
+        classes="tbl",
+        float_format=lambda v: float_format.format(v),
+    )
 
 
 def study_section(study: str, cfg: Mapping[str, Any], results: Path) -> dict[str, Any]:
@@ -63,10 +79,16 @@ def study_section(study: str, cfg: Mapping[str, Any], results: Path) -> dict[str
     summary = pd.read_csv(tables / "summary.csv")
     main = summary[summary["metric"].isin(SUMMARY_METRICS)].copy()
     main["value"] = main.apply(
-        lambda r: f"{r['mean']:.3g} [{r['ci_low']:.3g}, {r['ci_high']:.3g}]"
-        if pd.notna(r["ci_low"]) else f"{r['mean']:.3g}", axis=1)
-    wide = main.pivot_table(index=keys, columns="metric", values="value", aggfunc="first",
-                            sort=True).reset_index()
+        lambda r: (
+            f"{r['mean']:.3g} [{r['ci_low']:.3g}, {r['ci_high']:.3g}]"
+            if pd.notna(r["ci_low"])
+            else f"{r['mean']:.3g}"
+        ),
+        axis=1,
+    )
+    wide = main.pivot_table(
+        index=keys, columns="metric", values="value", aggfunc="first", sort=True
+    ).reset_index()
     wide.columns.name = None
     diff = pd.read_csv(tables / "diff.csv")
     claims = pd.read_csv(tables / "claims.csv")
@@ -80,8 +102,11 @@ def study_section(study: str, cfg: Mapping[str, Any], results: Path) -> dict[str
         "diff_html": _html_table(diff.drop(columns=["has_counterpart"])),
         "summary_html": wide.to_html(index=False, border=0, classes="tbl"),
         "figures": [
-            {"name": f, "uri": _png_data_uri(results / study / "figures" / f"{f}.png"),
-             "caption": (REPO_ROOT / "report" / "captions" / f"{f}.rst").read_text("utf-8")}
+            {
+                "name": f,
+                "uri": _png_data_uri(results / study / "figures" / f"{f}.png"),
+                "caption": (REPO_ROOT / "report" / "captions" / f"{f}.rst").read_text("utf-8"),
+            }
             for f in FIGURES
         ],
         "grid": {k: block["grid"][k] for k in keys},
@@ -99,8 +124,9 @@ def build(cfg: Mapping[str, Any], results: Path, template: Path, out: Path) -> N
     )
     html = env.get_template(template.name).render(
         studies=[study_section(s, cfg, results) for s in cfg["studies"]],
-        definitions=[{"script": p.name, "text": awk_header(p)}
-                     for p in sorted(AWK_DIR.glob("*.awk"))],
+        definitions=[
+            {"script": p.name, "text": awk_header(p)} for p in sorted(AWK_DIR.glob("*.awk"))
+        ],
     )
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(html, encoding="utf-8")

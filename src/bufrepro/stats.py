@@ -32,13 +32,18 @@ def summarise(runs: pd.DataFrame, keys: Sequence[str], metrics: Sequence[str]) -
             values = [float(v) for v in group[metric] if not pd.isna(v)]
             n = len(values)
             mean = sum(values) / n if n else math.nan
-            sd = (
-                math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else math.nan
-            )
+            sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else math.nan
             low, high = t_interval(values)
             rows.append(
-                {**dict(zip(keys, cell_values, strict=True)), "metric": metric, "n": n,
-                 "mean": mean, "sd": sd, "ci_low": low, "ci_high": high}
+                {
+                    **dict(zip(keys, cell_values, strict=True)),
+                    "metric": metric,
+                    "n": n,
+                    "mean": mean,
+                    "sd": sd,
+                    "ci_low": low,
+                    "ci_high": high,
+                }
             )
     return pd.DataFrame(rows)
 

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Install what is missing, then run every check: ruff, mypy, snakefmt, snakemake --lint, pytest.
+# usage: bash scripts/test.sh [extra pytest arguments]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+export PATH="$PWD/.venv/bin:$PATH"
+echo "[test] ruff";      ruff check src tests && ruff format --check src tests
+echo "[test] mypy";      mypy
+echo "[test] snakefmt";  snakefmt --check Snakefile rules/
+echo "[test] lint";      snakemake --lint --configfile config/quick.yaml
+echo "[test] published"; python published/check_published.py > /dev/null
+echo "[test] pytest"
+exec pytest "$@"

@@ -1,0 +1,93 @@
+"""Shared fixtures: the repository root, a tiny validated config, and the tools' presence."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bufrepro import config
+
+REPO = Path(__file__).resolve().parents[1]
+
+# A grid small enough for an end-to-end run with the real ns-2 in seconds.
+TINY: dict[str, Any] = {
+    "dumbbell": {
+        "seeds": [1, 2],
+        "grid": {
+            "queue": ["DropTail", "RED"],
+            "plr": [0.05],
+            "bottleneck_mbps": [0.5],
+            "buffer": [5, 15, 50],
+        },
+        "measure": {"duration_s": 5, "warmup_s": 1, "max_in_flight_age_s": 4},
+    }
+}
+
+
+def base_config() -> dict[str, Any]:
+    """config/config.yaml as a plain dict (not yet validated)."""
+    import yaml
+
+    with (REPO / "config" / "config.yaml").open(encoding="utf-8") as fh:
+        data: dict[str, Any] = yaml.safe_load(fh)
+    return data
+
+
+def merged(overrides: dict[str, Any]) -> dict[str, Any]:
+    """config/config.yaml deep-merged with overrides, as Snakemake merges --configfile."""
+
+    def merge(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+        out = dict(a)
+        for k, v in b.items():
+            out[k] = merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+        return out
+
+    return merge(base_config(), overrides)
+
+
+@pytest.fixture
+def tiny_cfg() -> dict[str, Any]:
+    """The validated tiny config."""
+    return config.validate(merged(TINY))
+
+
+def copy_repo(dest: Path) -> Path:
+    """Copy the repository's files (tracked or not ignored, no results) to dest; return it."""
+    files = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    for name in files:
+        src = REPO / name
+        if src.is_file() and not name.startswith(("results/", "tests/")):
+            target = dest / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, target)
+    return dest
+
+
+def snakemake(workdir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run the workflow in workdir (a copy of the repository) with this interpreter's Snakemake."""
+    return subprocess.run(
+        [sys.executable, "-m", "snakemake", *args],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="session")
+def ns_available() -> None:
+    """Fail (not skip) when ns-2 or gawk is missing: the tests need the real tools."""
+    for tool in ("ns", "gawk"):
+        if shutil.which(tool) is None:
+            pytest.fail(f"{tool} is not installed; run scripts/setup.sh (apt-get install ns2 gawk)")

@@ -1,0 +1,86 @@
+
+# bufrepro: dumbbell scenario (rendered; do not edit by hand)
+# study=dumbbell queue=DropTail plr=0.05 bottleneck_mbps=0.5 buffer=5 seed=1
+set ns [new Simulator]
+$defaultRNG seed 1
+
+# --- TCP (Table 1) ---
+Agent/TCP set packetSize_ 1460
+Agent/TCP set window_ 1000
+Agent/TCP set windowInit_ 3
+Agent/TCP set rtxcur_init_ 1.0
+Agent/TCP set tcpTick_ 0.001
+Agent/TCP set ecn_ 0
+
+# --- RED parameters (used only when the bottleneck queue is RED) ---
+Queue/RED set thresh_ 1.25
+Queue/RED set maxthresh_ 3.75
+Queue/RED set q_weight_ 0.002
+Queue/RED set linterm_ 10.0
+Queue/RED set gentle_ true
+Queue/RED set setbit_ false
+Queue/RED set queue_in_bytes_ false
+Queue/RED set mean_pktsize_ 1500
+
+set tf [open out.tr w]
+$ns trace-all $tf
+
+# --- Topology: TCP sources 0,2,3; UDP source 1; routers 4,5; TCP sink 6; UDP null 7 ---
+for {set i 0} {$i < 8} {incr i} { set n($i) [$ns node] }
+foreach src {0 1 2 3} {
+    $ns duplex-link $n($src) $n(4) 1000Mb 2ms DropTail
+    $ns queue-limit $n($src) $n(4) 1000
+}
+$ns duplex-link $n(4) $n(5) 0.5Mb 10ms DropTail
+$ns queue-limit $n(4) $n(5) 5
+$ns queue-limit $n(5) $n(4) 1000
+foreach dst {6 7} {
+    $ns duplex-link $n(5) $n($dst) 1000Mb 2ms DropTail
+    $ns queue-limit $n(5) $n($dst) 1000
+}
+
+# --- Random packet loss on the bottleneck (drops at the link head: a 'd' with no '+') ---
+set em [new ErrorModel]
+$em unit pkt
+$em set rate_ 0.05
+$em ranvar [new RandomVariable/Uniform]
+$ns lossmodel $em $n(4) $n(5)
+
+# --- Traffic: three bulk TCP flows (FTP) to node 6, one CBR/UDP flow to node 7 ---
+set startvar [new RandomVariable/Uniform]
+$startvar set min_ 0.0
+$startvar set max_ 1.0
+set fid 0
+foreach src {0 2 3} {
+    set tcp($src) [new Agent/TCP/Sack1]
+    $tcp($src) set fid_ $fid
+    $ns attach-agent $n($src) $tcp($src)
+    set sink($src) [new Agent/TCPSink/Sack1]
+    $ns attach-agent $n(6) $sink($src)
+    $ns connect $tcp($src) $sink($src)
+    set ftp($src) [new Application/FTP]
+    $ftp($src) attach-agent $tcp($src)
+    $ns at [expr {0.0 + [$startvar value]}] "$ftp($src) start"
+    incr fid
+}
+set udp [new Agent/UDP]
+$udp set fid_ 9
+$ns attach-agent $n(1) $udp
+set null [new Agent/Null]
+$ns attach-agent $n(7) $null
+$ns connect $udp $null
+set cbr [new Application/Traffic/CBR]
+$cbr set packetSize_ 1000
+$cbr set interval_ 0.4
+$cbr attach-agent $udp
+$ns at 0.1 "$cbr start"
+
+proc finish {} {
+    global ns tf
+    $ns flush-trace
+    close $tf
+    puts "BUFREPRO_DONE [$ns now]"
+    exit 0
+}
+$ns at 5 "finish"
+$ns run

@@ -1,0 +1,91 @@
+"""Schema and semantic validation: bad input is rejected with the key and what is allowed."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bufrepro import config
+from conftest import base_config, copy_repo, merged, snakemake
+
+
+def test_default_config_is_valid_and_complete() -> None:
+    cfg = config.validate(base_config())
+    assert cfg["dumbbell"]["grid"]["buffer"] == [2, 3, 5, 6, 7, 8, 9, 10, 15, 30, 50]
+    assert len(cfg["dumbbell"]["seeds"]) >= 10
+
+
+def test_defaults_fill_an_empty_config() -> None:
+    schema = config.load_schema()
+    with pytest.raises(config.ConfigError, match="no reason given for unstated parameter"):
+        # The schema's defaults give values but no reasons: assumptions must be written down.
+        config.validate({}, schema)
+
+
+@pytest.mark.parametrize(
+    ("override", "key", "allowed"),
+    [
+        ({"grid": {"buffer": [-5]}}, "dumbbell.grid.buffer[0]", ">= 1"),
+        ({"grid": {"plr": [1.0]}}, "dumbbell.grid.plr[0]", "< 1"),
+        ({"grid": {"queue": ["CoDel"]}}, "dumbbell.grid.queue[0]", "['DropTail', 'RED']"),
+        (
+            {"grid": {"bottleneck_mbps": ["fast"]}},
+            "dumbbell.grid.bottleneck_mbps[0]",
+            "type number",
+        ),
+        ({"tcp": {"agent": "Cubic"}}, "dumbbell.tcp.agent", "['Sack1', 'Newreno', 'Reno']"),
+        ({"seeds": [0]}, "dumbbell.seeds[0]", ">= 1"),
+        ({"measure": {"duration_s": "long"}}, "dumbbell.measure.duration_s", "type number"),
+        ({"typo_key": 1}, "dumbbell", "known keys"),
+    ],
+)
+def test_bad_values_name_key_and_allowed(override: dict[str, Any], key: str, allowed: str) -> None:
+    with pytest.raises(config.ConfigError) as err:
+        config.validate(merged({"dumbbell": override}))
+    text = str(err.value)
+    assert key in text
+    assert allowed in text
+
+
+def test_warmup_must_precede_end() -> None:
+    with pytest.raises(config.ConfigError, match=r"warmup_s: 10 must be below"):
+        config.validate(merged({"dumbbell": {"measure": {"duration_s": 10, "warmup_s": 10}}}))
+
+
+def test_assumption_for_unknown_key_rejected() -> None:
+    cfg = merged({})
+    cfg["dumbbell"]["assumptions"]["tcp.no_such_key"] = "why"
+    with pytest.raises(config.ConfigError, match=r"assumptions.tcp.no_such_key: names no key"):
+        config.validate(cfg)
+
+
+def test_missing_assumption_rejected() -> None:
+    cfg = copy.deepcopy(merged({}))
+    del cfg["dumbbell"]["assumptions"]["red.q_weight"]
+    with pytest.raises(config.ConfigError, match=r"'red\.q_weight'"):
+        config.validate(cfg)
+
+
+def test_snakemake_rejects_bad_config_before_any_job(tmp_path: Path) -> None:
+    work = copy_repo(tmp_path / "repo")
+    (work / "bad.yaml").write_text("dumbbell:\n  grid:\n    buffer: [-5]\n    queue: [FIFO]\n")
+    proc = snakemake(work, "--cores", "1", "--configfile", "bad.yaml")
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    assert "dumbbell.grid.buffer[0]" in out
+    assert "dumbbell.grid.queue[0]" in out and "['DropTail', 'RED']" in out
+    assert not (work / "results").exists()
+
+
+def test_numbers_as_text_from_snakemake_config_are_accepted() -> None:
+    # snakemake --config parses nested values with YAML's BaseLoader: every scalar is text.
+    cfg = config.validate(
+        merged({"dumbbell": {"seeds": ["1"], "grid": {"buffer": ["5", "10"], "plr": ["0.02"]}}})
+    )
+    assert cfg["dumbbell"]["grid"]["buffer"] == [5, 10]
+    assert cfg["dumbbell"]["grid"]["plr"] == [0.02]
+    with pytest.raises(config.ConfigError, match=r"grid.buffer\[0\]: '5.5' is not of type"):
+        config.validate(merged({"dumbbell": {"grid": {"buffer": ["5.5"]}}}))

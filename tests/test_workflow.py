@@ -1,0 +1,83 @@
+"""End to end: Snakemake on a tiny grid with the real ns-2; lint; resume; identical tables."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import TINY, copy_repo, snakemake
+
+pytestmark = pytest.mark.usefixtures("ns_available")
+TABLES = ("runs.csv", "summary.csv", "diff.csv", "claims.csv", "coverage.json")
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    work = copy_repo(tmp_path_factory.mktemp("wf") / "repo")
+    (work / "tiny.yaml").write_text(yaml.safe_dump(TINY))
+    proc = snakemake(work, "--cores", "2", "--configfile", "tiny.yaml")
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    return work
+
+
+def job_counts(log: str) -> dict[str, int]:
+    """The 'Job stats' table of a Snakemake dry run as {rule: count}."""
+    table = log.split("Job stats:", 1)[1].split("\n\n", 1)[0]
+    pairs = (line.split() for line in table.splitlines()[3:])
+    return {p[0]: int(p[1]) for p in pairs if len(p) == 2 and p[0] != "total"}
+
+
+def digests(work: Path) -> dict[str, str]:
+    tables = work / "results" / "dumbbell" / "tables"
+    return {t: hashlib.sha256((tables / t).read_bytes()).hexdigest() for t in TABLES}
+
+
+def test_tiny_grid_end_to_end(tiny_run: Path) -> None:
+    study = tiny_run / "results" / "dumbbell"
+    cov = json.loads((study / "tables" / "coverage.json").read_text())
+    assert cov["published_rows"] == 207
+    assert cov["rows_with_counterpart"] > 0
+    runs = (study / "tables" / "runs.csv").read_text().splitlines()
+    assert len(runs) == 1 + 2 * 3 * 2  # header + queues x buffers x seeds
+    html = (tiny_run / "report" / "index.html").read_text()
+    assert "data:image/png;base64," in html and "Assumptions" in html
+    run = study / "runs" / "RED" / "plr0.05" / "bw0.5" / "buf15" / "seed2"
+    assert {"sim.tcl", "params.json", "run.json", "metrics.tsv"} <= {p.name for p in run.iterdir()}
+    assert not (run / "out.tr").exists()  # traces are temporary unless keep_traces
+
+
+def test_rerun_does_nothing_then_resumes_one_run(tiny_run: Path) -> None:
+    proc = snakemake(tiny_run, "--cores", "1", "--configfile", "tiny.yaml", "-n")
+    assert "Nothing to be done" in proc.stdout + proc.stderr
+    # An interrupted sweep: one run never got its trace parsed, nothing was aggregated yet.
+    victim = tiny_run / "results/dumbbell/runs/DropTail/plr0.05/bw0.5/buf5/seed1/metrics.tsv"
+    before = victim.read_bytes()
+    victim.unlink()
+    shutil.rmtree(tiny_run / "results" / "dumbbell" / "tables")
+    proc = snakemake(tiny_run, "--cores", "1", "--configfile", "tiny.yaml", "-n")
+    counts = job_counts(proc.stdout + proc.stderr)
+    # Only what the interrupted run lacks is redone (its trace was temporary, so ns reruns).
+    assert counts.get("run_ns2") == 1 and counts.get("parse_trace") == 1
+    assert "render_tcl" not in counts
+    proc = snakemake(tiny_run, "--cores", "2", "--configfile", "tiny.yaml")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert victim.read_bytes() == before
+
+
+def test_same_config_same_tables(tiny_run: Path, tmp_path: Path) -> None:
+    other = copy_repo(tmp_path / "repo")
+    (other / "tiny.yaml").write_text(yaml.safe_dump(TINY))
+    proc = snakemake(other, "--cores", "2", "--configfile", "tiny.yaml")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert digests(other) == digests(tiny_run)
+
+
+def test_lint_is_clean(tiny_run: Path) -> None:
+    proc = snakemake(tiny_run, "--lint", "--configfile", "tiny.yaml")
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "Congratulations" in out, out[-3000:]
