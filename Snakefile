@@ -8,6 +8,9 @@ min_version("9.0")
 configfile: "config/config.yaml"
 
 
+report: "report/workflow.rst"
+
+
 # The image built from envs/Dockerfile (ns-2, gawk, the pinned Python packages); used only when
 # Snakemake is asked to deploy software (--software-deployment-method apptainer).
 container: "docker://localhost/bufrepro:latest"
