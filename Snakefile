@@ -6,6 +6,7 @@ min_version("9.0")
 
 
 configfile: "config/config.yaml"
+configfile: "config/dumbbell.yaml"
 
 
 report: "report/workflow.rst"
@@ -28,6 +29,7 @@ include: "rules/config.smk"
 include: "rules/simulate.smk"
 include: "rules/analyse.smk"
 include: "rules/report.smk"
+include: "rules/studies/dumbbell.smk"
 
 
 rule all:

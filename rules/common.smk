@@ -10,6 +10,7 @@ sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 from bufrepro import config as bconfig
 from bufrepro import grid
 from bufrepro import render
+from bufrepro import studies
 
 CFG = bconfig.validate(config)
 STUDIES = CFG["studies"]
@@ -44,17 +45,14 @@ def run_files(name):
 
 
 def parse_args(wildcards):
-    """AWK parameters of a run: measurement window, accounting limits, bottleneck link."""
+    """AWK parameters of a run, from its study: measurement window, limits, bottleneck link."""
     point = run_point(wildcards)
-    measure = CFG[point.study]["measure"]
-    return {
-        "t0": measure["warmup_s"],
-        "t1": measure["duration_s"],
-        "max_age": measure["max_in_flight_age_s"],
-        "link_from": 4,
-        "link_to": 5,
-        "link_bps": int(round(point.get("bottleneck_mbps") * 1e6)),
-    }
+    return studies.get(point.study).parse_args(CFG[point.study], point)
+
+
+def figure_files(study):
+    """The figures a study draws."""
+    return [f"results/{study}/figures/{f}.png" for f in studies.get(study).figures]
 
 
 def final_outputs():
@@ -65,5 +63,6 @@ def final_outputs():
             f"results/{study}/tables/summary.csv",
             f"results/{study}/tables/diff.csv",
             f"results/{study}/tables/claims.csv",
+            *figure_files(study),
         ]
     return out

@@ -47,5 +47,5 @@ rule parse_trace:
         a=parse_args,
     shell:
         "bash {params.script} {params.awk} {input.trace} {output.metrics}"
-        " {params.a[t0]} {params.a[t1]} {params.a[t1]} {params.a[max_age]}"
+        " {params.a[t0]} {params.a[t1]} {params.a[t_end]} {params.a[max_age]}"
         " {params.a[link_from]} {params.a[link_to]} {params.a[link_bps]} > {log} 2>&1"

@@ -30,24 +30,19 @@ TINY: dict[str, Any] = {
 
 
 def base_config() -> dict[str, Any]:
-    """config/config.yaml as a plain dict (not yet validated)."""
+    """The default config files merged, as a plain dict (not yet validated)."""
     import yaml
 
-    with (REPO / "config" / "config.yaml").open(encoding="utf-8") as fh:
-        data: dict[str, Any] = yaml.safe_load(fh)
-    return data
+    merged_files: dict[str, Any] = {}
+    for path in config.default_files():
+        with path.open(encoding="utf-8") as fh:
+            merged_files = config.merge(merged_files, yaml.safe_load(fh))
+    return merged_files
 
 
 def merged(overrides: dict[str, Any]) -> dict[str, Any]:
-    """config/config.yaml deep-merged with overrides, as Snakemake merges --configfile."""
-
-    def merge(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
-        out = dict(a)
-        for k, v in b.items():
-            out[k] = merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
-        return out
-
-    return merge(base_config(), overrides)
+    """The default config deep-merged with overrides, as Snakemake merges --configfile."""
+    return config.merge(base_config(), overrides)
 
 
 @pytest.fixture

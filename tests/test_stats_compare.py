@@ -7,7 +7,8 @@ import math
 import pandas as pd
 import pytest
 
-from bufrepro import compare, stats
+from bufrepro import claims, compare, stats
+from bufrepro.studies import dumbbell
 
 THRESHOLDS = {"similar_frac": 0.1, "flat_frac": 0.05, "holds_frac": 0.9}
 
@@ -53,18 +54,18 @@ def _cells(delays: dict[int, float], thr: dict[int, float]) -> pd.DataFrame:
 def test_small_buffers_claim_holds_and_fails() -> None:
     good = _cells({5: 100, 10: 150, 15: 300, 50: 400}, {5: 70, 10: 72, 15: 75, 50: 75})
     bad = _cells({5: 100, 10: 150, 15: 300, 50: 400}, {5: 40, 10: 45, 15: 75, 50: 75})
-    claim = compare.DUMBBELL_CLAIMS[0]
-    assert compare.verdict(claim.check(good, THRESHOLDS), 0.9) == "holds"
-    assert compare.verdict(claim.check(bad, THRESHOLDS), 0.9) == "fails"
+    claim = dumbbell.CLAIMS[0]
+    assert claims.verdict(claim.check(good, THRESHOLDS), 0.9) == "holds"
+    assert claims.verdict(claim.check(bad, THRESHOLDS), 0.9) == "fails"
 
 
 def test_flat_claim_uses_threshold() -> None:
     flat = _cells({15: 300, 30: 305, 50: 310}, {15: 75, 30: 75, 50: 75})
     moving = _cells({15: 300, 30: 400, 50: 500}, {15: 75, 30: 75, 50: 75})
-    claim = compare.DUMBBELL_CLAIMS[1]
+    claim = dumbbell.CLAIMS[1]
     assert [c.ok for c in claim.check(flat, THRESHOLDS)] == [True]
     assert [c.ok for c in claim.check(moving, THRESHOLDS)] == [False]
-    assert compare.verdict([], 0.9) == "untestable"
+    assert claims.verdict([], 0.9) == "untestable"
 
 
 def test_diff_marks_values_inside_ci() -> None:

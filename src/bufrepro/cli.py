@@ -31,9 +31,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     cmp_ = sub.add_parser("compare", help="diff, claims and coverage of a study")
     for name in ("config", "study", "summary", "published", "diff", "claims", "coverage"):
         cmp_.add_argument(f"--{name}", required=True)
-    plot = sub.add_parser("plot", help="the dumbbell figures")
-    for name in ("summary", "published", "delay", "throughput", "tradeoff"):
-        plot.add_argument(f"--{name}", required=True)
+    plot = sub.add_parser("plot", help="a study's figures")
+    for name in ("study", "summary", "published", "out_dir"):
+        plot.add_argument(f"--{name.replace('_', '-')}", required=True)
     rep = sub.add_parser("report", help="the self-contained HTML report")
     for name in ("config", "results", "template", "out"):
         rep.add_argument(f"--{name}", required=True)
@@ -63,14 +63,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.command == "plot":
         from bufrepro import plots
 
-        plots.write_dumbbell_figures(
-            Path(args.summary),
-            Path(args.published),
-            Path(args.delay),
-            Path(args.throughput),
-            Path(args.tradeoff),
+        paths = plots.write_figures(
+            args.study, Path(args.summary), Path(args.published), Path(args.out_dir)
         )
-        print("figures written")
+        print("figures written:", *paths)
     else:
         from bufrepro import report
 

@@ -11,44 +11,52 @@ import jsonschema
 import yaml
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-SCHEMA_PATH = REPO_ROOT / "config" / "schema" / "config.schema.yaml"
-
-# Keys (dotted, within a study block) whose value the papers do not state. Each must carry a
-# reason in the study's `assumptions` map; the report lists them with our value.
-UNSTATED: dict[str, tuple[str, ...]] = {
-    "dumbbell": (
-        "topology.access_delay_ms",
-        "topology.bottleneck_delay_ms",
-        "topology.access_queue_pkts",
-        "topology.reverse_queue_pkts",
-        "tcp.agent",
-        "tcp.tick_s",
-        "tcp.start_s",
-        "tcp.start_jitter_s",
-        "cbr.packet_bytes",
-        "cbr.interval_s",
-        "cbr.start_s",
-        "red.min_th_frac",
-        "red.max_th_frac",
-        "red.q_weight",
-        "red.max_p",
-        "red.gentle",
-        "red.mean_pktsize_bytes",
-        "measure.duration_s",
-        "measure.warmup_s",
-    ),
-}
+CONFIG_DIR = REPO_ROOT / "config"
+SCHEMA_DIR = CONFIG_DIR / "schema"
+SCHEMA_PATH = SCHEMA_DIR / "config.schema.yaml"
 
 
 class ConfigError(ValueError):
     """An invalid configuration: the message names the key and what is allowed."""
 
 
-def load_schema(path: Path = SCHEMA_PATH) -> dict[str, Any]:
-    """Read the YAML-written JSON schema."""
+def _read_yaml(path: Path) -> Any:
     with path.open(encoding="utf-8") as fh:
-        schema: dict[str, Any] = yaml.safe_load(fh)
+        return yaml.safe_load(fh)
+
+
+def load_schema(path: Path = SCHEMA_PATH) -> dict[str, Any]:
+    """The top-level schema with each registered study's schema (schema/<study>.schema.yaml)."""
+    from bufrepro.studies import REGISTRY
+
+    schema: dict[str, Any] = _read_yaml(path)
+    schema["properties"]["studies"]["items"] = {"enum": sorted(REGISTRY)}
+    defs = schema.setdefault("$defs", {})
+    for name in sorted(REGISTRY):
+        study_schema = dict(_read_yaml(path.parent / f"{name}.schema.yaml"))
+        study_schema.pop("$schema", None)
+        defs.update(study_schema.pop("$defs", {}))
+        defs[name] = study_schema
+        schema["properties"][name] = {"$ref": f"#/$defs/{name}", "default": {}}
     return schema
+
+
+def default_files() -> list[Path]:
+    """config/config.yaml, then each registered study's config/<study>.yaml."""
+    from bufrepro.studies import REGISTRY
+
+    return [CONFIG_DIR / "config.yaml", *(CONFIG_DIR / f"{n}.yaml" for n in sorted(REGISTRY))]
+
+
+def merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
+    """Deep merge, as Snakemake merges config files: mappings merge, anything else replaces."""
+    out = dict(base)
+    for key, value in override.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
 
 
 def _resolve(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -159,6 +167,8 @@ def validate(config: Mapping[str, Any], schema: Mapping[str, Any] | None = None)
 
 
 def _semantic_problems(cfg: Mapping[str, Any]) -> list[str]:
+    from bufrepro.studies import get
+
     problems: list[str] = []
     for study in cfg["studies"]:
         block = cfg[study]
@@ -174,7 +184,7 @@ def _semantic_problems(cfg: Mapping[str, Any]) -> list[str]:
                 f"config key {study}.red.min_th_frac: must be below red.max_th_frac "
                 f"({red['min_th_frac']} >= {red['max_th_frac']})"
             )
-        missing = [k for k in UNSTATED.get(study, ()) if k not in block.get("assumptions", {})]
+        missing = [k for k in get(study).unstated if k not in block.get("assumptions", {})]
         problems += [
             f"config key {study}.assumptions: no reason given for unstated parameter '{k}'"
             for k in missing
@@ -204,10 +214,17 @@ def get_dotted(block: Mapping[str, Any], dotted: str) -> Any:
     return node
 
 
-def load(path: Path) -> dict[str, Any]:
-    """Read a YAML config file and validate it."""
-    with path.open(encoding="utf-8") as fh:
-        raw: Any = yaml.safe_load(fh) or {}
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{path}: the top level must be a mapping")
-    return validate(raw)
+def load(*paths: Path) -> dict[str, Any]:
+    """Merge YAML config files (later ones win) and validate the result."""
+    merged: dict[str, Any] = {}
+    for path in paths:
+        raw: Any = _read_yaml(path) or {}
+        if not isinstance(raw, dict):
+            raise ConfigError(f"{path}: the top level must be a mapping")
+        merged = merge(merged, raw)
+    return validate(merged)
+
+
+def load_defaults() -> dict[str, Any]:
+    """The validated default configuration (config/config.yaml and the studies' files)."""
+    return load(*default_files())

@@ -7,13 +7,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-# The swept keys of each study, in path order. Values are formatted with fmt().
-GRID_KEYS: dict[str, tuple[str, ...]] = {
-    "dumbbell": ("queue", "plr", "bottleneck_mbps", "buffer"),
-}
-# Short path labels for the swept keys.
-LABELS: dict[str, str] = {"queue": "", "plr": "plr", "bottleneck_mbps": "bw", "buffer": "buf"}
-
 
 def fmt(value: Any) -> str:
     """Canonical text of a grid value, as it appears in paths and tables."""
@@ -31,6 +24,7 @@ class RunPoint:
     study: str
     values: tuple[tuple[str, Any], ...]
     seed: int
+    labels: tuple[str, ...] = ()
 
     def get(self, key: str) -> Any:
         """The value of one swept key."""
@@ -39,7 +33,8 @@ class RunPoint:
     @property
     def run_dir(self) -> str:
         """The run's folder, relative to the working directory."""
-        parts = [f"{LABELS.get(k, k)}{fmt(v)}" for k, v in self.values]
+        labels = self.labels or tuple(k for k, _ in self.values)
+        parts = [f"{label}{fmt(v)}" for label, (_, v) in zip(labels, self.values, strict=True)]
         return "/".join(["results", self.study, "runs", *parts, f"seed{self.seed}"])
 
     def as_dict(self) -> dict[str, Any]:
@@ -49,11 +44,15 @@ class RunPoint:
 
 def expand(cfg: Mapping[str, Any], study: str) -> list[RunPoint]:
     """Every run of a study: the cross product of its grid lists times its seeds."""
+    from bufrepro.studies import get
+
+    spec = get(study)
     block = cfg[study]
-    keys = GRID_KEYS[study]
+    keys = spec.grid_keys
+    labels = tuple(spec.path_labels.get(k, k) for k in keys)
     lists = [block["grid"][k] for k in keys]
     return [
-        RunPoint(study, tuple(zip(keys, combo, strict=True)), seed)
+        RunPoint(study, tuple(zip(keys, combo, strict=True)), seed, labels)
         for combo in itertools.product(*lists)
         for seed in block["seeds"]
     ]

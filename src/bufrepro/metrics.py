@@ -10,33 +10,6 @@ from typing import Any
 
 import pandas as pd
 
-# Published column -> our metric, per study (what the diff compares).
-PUBLISHED_METRICS: dict[str, dict[str, str]] = {
-    "dumbbell": {
-        "tcp_delay_ms": "tcp_delay_ms_mean",
-        "tcp_throughput_kbps": "tcp_throughput_kbps",
-        "packets_lost": "tcp_drops_total",
-    },
-}
-# Metrics reported per study (tables, figures, report).
-REPORTED: dict[str, tuple[str, ...]] = {
-    "dumbbell": (
-        "tcp_delay_ms_mean",
-        "tcp_throughput_kbps",
-        "tcp_goodput_kbps",
-        "tcp_drops_total",
-        "tcp_drops_queue",
-        "tcp_drops_link",
-        "tcp_loss_rate",
-        "cbr_throughput_kbps",
-        "cbr_loss_rate",
-        "cbr_drops_queue",
-        "cbr_drops_link",
-        "link_utilisation",
-        "link_queue_avg_pkts",
-    ),
-}
-
 
 def read_metrics(path: Path) -> dict[str, float]:
     """Parse a metrics.tsv ("name<TAB>value" lines); an empty value is NaN."""
@@ -64,13 +37,13 @@ def read_run(run_dir: Path) -> dict[str, Any]:
     return row
 
 
-def collect(metric_files: Sequence[str | Path]) -> pd.DataFrame:
+def collect(metric_files: Sequence[str | Path], keys: Sequence[str]) -> pd.DataFrame:
     """All runs of a study as one DataFrame, sorted by its columns' values for stable output."""
     rows = [read_run(Path(p).parent) for p in metric_files]
     if not rows:
         raise ValueError("no runs to collect")
     df = pd.DataFrame(rows)
-    lead = [c for c in ("study", "queue", "plr", "bottleneck_mbps", "buffer", "seed") if c in df]
+    lead = [c for c in ("study", *keys, "seed") if c in df]
     rest = sorted(c for c in df.columns if c not in lead)
     return df[lead + rest].sort_values(lead, kind="mergesort").reset_index(drop=True)
 
@@ -84,11 +57,12 @@ def write_study_tables(
 ) -> int:
     """Write runs.csv (one row per run), summary.csv (per cell and metric) and provenance."""
     from bufrepro import stats
-    from bufrepro.grid import GRID_KEYS
+    from bufrepro.studies import get
 
-    runs = collect(metric_files)
-    keys = list(GRID_KEYS[study])
-    metric_cols = [m for m in REPORTED[study] if m in runs]
+    spec = get(study)
+    runs = collect(metric_files, spec.grid_keys)
+    keys = list(spec.grid_keys)
+    metric_cols = [m for m in spec.reported if m in runs]
     stable = [c for c in runs.columns if c not in ("wall_s", "ns_version")]
     runs[stable].to_csv(runs_csv, index=False, float_format="%.6f")
     summary = stats.summarise(runs, keys, metric_cols)

@@ -124,35 +124,14 @@ def save(fig: Figure, path: Path) -> None:
     plt.close(fig)
 
 
-def write_dumbbell_figures(
-    summary_csv: Path,
-    published_csv: Path,
-    delay_png: Path,
-    throughput_png: Path,
-    tradeoff_png: Path,
-) -> None:
-    """Draw the three dumbbell figures from the summary and published tables."""
-    from bufrepro.compare import paper_cells
-    from bufrepro.stats import wide_means
+def write_figures(study: str, summary_csv: Path, published_csv: Path, out_dir: Path) -> list[Path]:
+    """Draw a study's figures from its summary and published tables into out_dir/<name>.png."""
+    from bufrepro.studies import get
 
-    summary = pd.read_csv(summary_csv)
-    published = pd.read_csv(published_csv)
-    save(
-        metric_vs_buffer(summary, published, "tcp_delay_ms_mean", "tcp_delay_ms", "TCP delay (ms)"),
-        delay_png,
-    )
-    save(
-        metric_vs_buffer(
-            summary,
-            published,
-            "tcp_throughput_kbps",
-            "tcp_throughput_kbps",
-            "TCP throughput (kb/s)",
-        ),
-        throughput_png,
-    )
-    keys = ["queue", "plr", "bottleneck_mbps", "buffer"]
-    means = wide_means(summary, keys).rename(
-        columns={"tcp_delay_ms_mean": "delay", "tcp_throughput_kbps": "throughput"}
-    )
-    save(delay_vs_throughput(means, paper_cells(published)), tradeoff_png)
+    figures = get(study).draw(pd.read_csv(summary_csv), pd.read_csv(published_csv))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, fig in figures.items():
+        save(fig, out_dir / f"{name}.png")
+        paths.append(out_dir / f"{name}.png")
+    return paths

@@ -12,25 +12,10 @@ from typing import Any
 import jinja2
 import pandas as pd
 
-from bufrepro.config import REPO_ROOT, UNSTATED, get_dotted
-from bufrepro.grid import GRID_KEYS
+from bufrepro.config import REPO_ROOT, get_dotted
+from bufrepro.studies import get
 
 AWK_DIR = REPO_ROOT / "awk"
-FIGURES = ("delay_vs_buffer", "throughput_vs_buffer", "delay_vs_throughput")
-TITLES = {
-    "dumbbell": "Ahmad et al.: buffer sizes for heterogeneous traffic, "
-    "DropTail (000) and RED (001)",
-}
-SUMMARY_METRICS = (
-    "tcp_delay_ms_mean",
-    "tcp_throughput_kbps",
-    "tcp_drops_total",
-    "tcp_drops_queue",
-    "tcp_drops_link",
-    "cbr_throughput_kbps",
-    "cbr_loss_rate",
-    "link_utilisation",
-)
 
 
 def awk_header(path: Path) -> str:
@@ -53,7 +38,7 @@ def assumptions_table(study: str, block: Mapping[str, Any]) -> list[dict[str, st
             "value": json.dumps(get_dotted(block, key)),
             "why": block["assumptions"][key],
         }
-        for key in UNSTATED.get(study, ())
+        for key in get(study).unstated
     ]
 
 
@@ -73,11 +58,12 @@ def _html_table(df: pd.DataFrame, float_format: str = "{:.3f}") -> str:
 
 def study_section(study: str, cfg: Mapping[str, Any], results: Path) -> dict[str, Any]:
     """Everything the template shows for one study."""
+    spec = get(study)
     tables = results / study / "tables"
     block = cfg[study]
-    keys = list(GRID_KEYS[study])
+    keys = list(spec.grid_keys)
     summary = pd.read_csv(tables / "summary.csv")
-    main = summary[summary["metric"].isin(SUMMARY_METRICS)].copy()
+    main = summary[summary["metric"].isin(spec.report_metrics)].copy()
     main["value"] = main.apply(
         lambda r: (
             f"{r['mean']:.3g} [{r['ci_low']:.3g}, {r['ci_high']:.3g}]"
@@ -94,7 +80,7 @@ def study_section(study: str, cfg: Mapping[str, Any], results: Path) -> dict[str
     claims = pd.read_csv(tables / "claims.csv")
     return {
         "study": study,
-        "title": TITLES.get(study, study),
+        "title": spec.title,
         "provenance": json.loads((results / study / "provenance.json").read_text("utf-8")),
         "coverage": json.loads((tables / "coverage.json").read_text("utf-8")),
         "assumptions": assumptions_table(study, block),
@@ -105,9 +91,11 @@ def study_section(study: str, cfg: Mapping[str, Any], results: Path) -> dict[str
             {
                 "name": f,
                 "uri": _png_data_uri(results / study / "figures" / f"{f}.png"),
-                "caption": (REPO_ROOT / "report" / "captions" / f"{f}.rst").read_text("utf-8"),
+                "caption": (REPO_ROOT / "report" / "captions" / study / f"{f}.rst").read_text(
+                    "utf-8"
+                ),
             }
-            for f in FIGURES
+            for f in spec.figures
         ],
         "grid": {k: block["grid"][k] for k in keys},
         "seeds": block["seeds"],

@@ -1,0 +1,41 @@
+"""What a study plugs into the pipeline: its grid, template, metrics, diff, claims and figures."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+    from bufrepro.grid import RunPoint
+
+Block = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Study:
+    """One reproduced study. Functions receive the study's validated config block."""
+
+    name: str
+    title: str
+    seed_files: tuple[str, ...]
+    template: str
+    grid_keys: tuple[str, ...]
+    path_labels: Mapping[str, str]
+    unstated: tuple[str, ...]
+    reported: tuple[str, ...]
+    report_metrics: tuple[str, ...]
+    figures: tuple[str, ...]
+    # Template variables of a run (only validated values).
+    params: Callable[[Block, RunPoint], dict[str, Any]]
+    # AWK parameters of a run: t0, t1, t_end, max_age, link_from, link_to, link_bps.
+    parse_args: Callable[[Block, RunPoint], dict[str, Any]]
+    # (diff, claims) from the summary and the published table.
+    compare: Callable[[Block, pd.DataFrame, pd.DataFrame], tuple[pd.DataFrame, pd.DataFrame]]
+    # Figures by name (the names of `figures`) from the summary and the published table.
+    draw: Callable[[pd.DataFrame, pd.DataFrame], dict[str, Figure]]
+    ns: str = "stock"
+    extra: Mapping[str, Any] = field(default_factory=dict)
