@@ -10,7 +10,8 @@ from typing import Any
 import jsonschema
 import yaml
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+from bufrepro.paths import REPO_ROOT
+
 CONFIG_DIR = REPO_ROOT / "config"
 SCHEMA_DIR = CONFIG_DIR / "schema"
 SCHEMA_PATH = SCHEMA_DIR / "config.schema.yaml"

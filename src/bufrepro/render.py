@@ -10,8 +10,8 @@ from typing import Any
 
 import jinja2
 
-from bufrepro.config import REPO_ROOT
 from bufrepro.grid import RunPoint
+from bufrepro.paths import REPO_ROOT
 
 TEMPLATE_DIR = REPO_ROOT / "tcl"
 

@@ -12,7 +12,8 @@ from typing import Any
 import jinja2
 import pandas as pd
 
-from bufrepro.config import REPO_ROOT, get_dotted
+from bufrepro.config import get_dotted
+from bufrepro.paths import REPO_ROOT
 from bufrepro.studies import get
 
 AWK_DIR = REPO_ROOT / "awk"
