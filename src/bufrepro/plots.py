@@ -12,6 +12,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 import seaborn as sns
 from matplotlib.figure import Figure
+from matplotlib.ticker import NullLocator
 
 PALETTE = {"DropTail": "#1f77b4", "RED": "#d62728"}
 
@@ -66,6 +67,9 @@ def metric_vs_buffer(
                         label=f"{queue} (published, {side})",
                     )
             ax.set_xscale("log")
+            ticks = sorted(data["buffer"].unique())
+            ax.set_xticks(ticks, [f"{t:g}" for t in ticks], fontsize=6)
+            ax.xaxis.set_minor_locator(NullLocator())
             ax.set_title(f"PLR {plr:g}, bottleneck {bw:g} Mb/s", fontsize=8)
             ax.set_xlabel("buffer (packets)" if i == len(plrs) - 1 else "")
             ax.set_ylabel(ylabel if j == 0 else "")
