@@ -20,6 +20,18 @@ AWK_DIR = str(BASE / "awk")
 RUN = "results/{study}/runs/{point}/seed{seed}"
 
 
+def generic(rule):
+    """Regex of the studies whose paths the generic `rule` makes (a study's own .smk may replace
+    it: Study.own_rules); matches nothing when every study replaces it."""
+    names = [s for s in STUDIES if rule not in studies.get(s).own_rules]
+    return "|".join(names) if names else "(?!x)x"
+
+
+def published_file(wildcards):
+    """The study's published table (published/<study>.csv unless the study names another)."""
+    return f"published/{studies.get(wildcards.study).published_file}"
+
+
 def run_point(wildcards):
     """The validated run point of a job; a path outside the configured grid is an error."""
     run_dir = f"results/{wildcards.study}/runs/{wildcards.point}/seed{wildcards.seed}"

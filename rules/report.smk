@@ -10,6 +10,11 @@ rule build_report:
         coverage=expand("results/{study}/tables/coverage.json", study=STUDIES),
         provenance=expand("results/{study}/provenance.json", study=STUDIES),
         figures=[f for study in STUDIES for f in figure_files(study)],
+        tables=[
+            f"results/{study}/tables/{t}"
+            for study in STUDIES
+            for t in studies.get(study).report_tables
+        ],
         template="report/report.html.j2",
     output:
         html="report/index.html",

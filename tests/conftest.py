@@ -25,7 +25,31 @@ TINY: dict[str, Any] = {
             "buffer": [5, 15, 50],
         },
         "measure": {"duration_s": 5, "warmup_s": 1, "max_in_flight_age_s": 4},
-    }
+    },
+    # hstcp at 10 Mb/s for 2.5 s (the paper's scenario 1 scaled down: BDP 125 packets).
+    "hstcp": {
+        "seeds": [1, 2],
+        "grid": {"scenario": ["s1"], "queue": ["DropTail", "RED"], "buffer_frac": [0.1, 1.0]},
+        "scenarios": {
+            "s1": {
+                "bottleneck_mbps": 10,
+                "bottleneck_delay_ms": 50,
+                "rtt_min_ms": 115.5,
+                "rtt_max_ms": 124.5,
+                "n_flows": 10,
+            }
+        },
+        "tcp": {"start_jitter_s": 0.5},
+        "measure": {"duration_s": 2.5, "warmup_s": 1, "sample_s": 0.25},
+        "twoflow": {
+            "seeds": [1],
+            "bottleneck_mbps": 10,
+            "duration_s": 2.5,
+            "warmup_s": 1,
+            "timeseries_s": 0.05,
+        },
+        "model": {"extra_fractions": [0.5]},
+    },
 }
 
 

@@ -32,9 +32,23 @@ def job_counts(log: str) -> dict[str, int]:
     return {p[0]: int(p[1]) for p in pairs if len(p) == 2 and p[0] != "total"}
 
 
+HSTCP_TABLES = (
+    "runs.csv",
+    "summary.csv",
+    "model.csv",
+    "diff.csv",
+    "claims.csv",
+    "twoflow_runs.csv",
+)
+
+
 def digests(work: Path) -> dict[str, str]:
-    tables = work / "results" / "dumbbell" / "tables"
-    return {t: hashlib.sha256((tables / t).read_bytes()).hexdigest() for t in TABLES}
+    out = {}
+    for study, names in (("dumbbell", TABLES), ("hstcp", HSTCP_TABLES)):
+        tables = work / "results" / study / "tables"
+        for t in names:
+            out[f"{study}/{t}"] = hashlib.sha256((tables / t).read_bytes()).hexdigest()
+    return out
 
 
 def test_tiny_grid_end_to_end(tiny_run: Path) -> None:
@@ -49,6 +63,21 @@ def test_tiny_grid_end_to_end(tiny_run: Path) -> None:
     run = study / "runs" / "RED" / "plr0.05" / "bw0.5" / "buf15" / "seed2"
     assert {"sim.tcl", "params.json", "run.json", "metrics.tsv"} <= {p.name for p in run.iterdir()}
     assert not (run / "out.tr").exists()  # traces are temporary unless keep_traces
+
+
+def test_tiny_hstcp_end_to_end(tiny_run: Path) -> None:
+    study = tiny_run / "results" / "hstcp"
+    runs = (study / "tables" / "runs.csv").read_text().splitlines()
+    assert len(runs) == 1 + 2 * 2 * 2  # header + queues x fractions x seeds
+    for name in ("model.csv", "model_vs_sim.csv", "twoflow_summary.csv", "claims.csv"):
+        assert (study / "tables" / name).stat().st_size > 0
+    assert json.loads((study / "tables" / "coverage.json").read_text())["published_rows"] > 0
+    run = study / "runs" / "s1" / "RED" / "frac0.1" / "seed2"
+    assert {"sim.tcl", "params.json", "run.json", "metrics.tsv"} <= {p.name for p in run.iterdir()}
+    assert not list(study.glob("**/bottleneck.fifo")) and not list(study.glob("**/*.tr*"))
+    assert (study / "twoflow" / "under" / "seed1" / "timeseries.tsv").exists()
+    html = (tiny_run / "report" / "index.html").read_text()
+    assert "model_vs_sim.csv" in html and "HighSpeed TCP" in html
 
 
 def test_rerun_does_nothing_then_resumes_one_run(tiny_run: Path) -> None:

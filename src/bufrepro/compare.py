@@ -84,22 +84,33 @@ def coverage(diff: pd.DataFrame) -> dict[str, int]:
 def format_diff(diff: pd.DataFrame) -> str:
     """The diff as an aligned plain-text table for the terminal."""
     cols = [
+        "section",
+        "scenario",
         "queue",
         "side",
         "plr",
         "bottleneck_mbps",
         "buffer",
+        "buffer_frac",
         "published_column",
+        "quantity",
+        "relation",
         "published",
         "ours_mean",
         "ci_low",
         "ci_high",
+        "model",
         "rel_diff",
         "in_ci",
+        "sim_agrees",
+        "model_agrees",
     ]
     view = diff[[c for c in cols if c in diff]].copy()
-    for c in ("published", "ours_mean", "ci_low", "ci_high"):
-        view[c] = view[c].map(lambda v: "" if pd.isna(v) else f"{v:.2f}")
+    # Claims diffs (a relation per row) hold loss rates such as 1e-05: significant digits there.
+    fmt = "{:.4g}" if "relation" in diff else "{:.2f}"
+    for c in ("published", "ours_mean", "ci_low", "ci_high", "model"):
+        if c in view:
+            view[c] = view[c].map(lambda v: "" if pd.isna(v) else fmt.format(v))
     view["rel_diff"] = view["rel_diff"].map(
         lambda v: "" if pd.isna(v) or math.isinf(v) else f"{v:+.0%}"
     )

@@ -98,6 +98,10 @@ def study_section(study: str, cfg: Mapping[str, Any], results: Path) -> dict[str
             }
             for f in spec.figures
         ],
+        "tables": [
+            {"name": t, "html": _html_table(pd.read_csv(tables / t), "{:.4g}")}
+            for t in spec.report_tables
+        ],
         "grid": {k: block["grid"][k] for k in keys},
         "seeds": block["seeds"],
         "measure": block["measure"],

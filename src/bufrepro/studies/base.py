@@ -39,3 +39,17 @@ class Study:
     draw: Callable[[pd.DataFrame, pd.DataFrame], dict[str, Figure]]
     ns: str = "stock"
     extra: Mapping[str, Any] = field(default_factory=dict)
+    # File under published/ the generic compare step reads ("" = "<name>.csv").
+    published: str = ""
+    # Generic rules (run_ns2, parse_trace, compare_published) that the study's own
+    # rules/studies/<name>.smk replaces; the generic ones then do not match its paths.
+    own_rules: frozenset[str] = frozenset()
+    # Config problems the schema cannot see, each naming its key (none by default).
+    check: Callable[[Block], list[str]] | None = None
+    # Further CSV tables under results/<name>/tables/ that the report shows.
+    report_tables: tuple[str, ...] = ()
+
+    @property
+    def published_file(self) -> str:
+        """The study's file under published/."""
+        return self.published or f"{self.name}.csv"
