@@ -7,6 +7,7 @@ min_version("9.0")
 
 configfile: "config/config.yaml"
 configfile: "config/dumbbell.yaml"
+configfile: "config/ramya.yaml"
 
 
 report: "report/workflow.rst"
@@ -30,6 +31,7 @@ include: "rules/simulate.smk"
 include: "rules/analyse.smk"
 include: "rules/report.smk"
 include: "rules/studies/dumbbell.smk"
+include: "rules/studies/ramya.smk"
 
 
 rule all:

@@ -24,13 +24,15 @@ rule compare_published:
     input:
         config="results/config.validated.yaml",
         summary="results/{study}/tables/summary.csv",
-        published="published/{study}.csv",
+        published=published_file,
     output:
         diff="results/{study}/tables/diff.csv",
         claims="results/{study}/tables/claims.csv",
         coverage="results/{study}/tables/coverage.json",
     log:
         "results/{study}/logs/compare_published.log",
+    wildcard_constraints:
+        study=generic("compare_published"),
     params:
         python=sys.executable,
     shell:

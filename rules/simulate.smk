@@ -24,6 +24,8 @@ rule run_ns2:
         "results/{study}/logs/run_ns2/{point}/seed{seed}.log",
     benchmark:
         "results/{study}/benchmarks/run_ns2/{point}/seed{seed}.tsv"
+    wildcard_constraints:
+        study=generic("run_ns2"),
     params:
         ns=CFG["ns_binary"],
         script=BASE / "scripts" / "run_ns2.sh",
@@ -41,6 +43,8 @@ rule parse_trace:
         "results/{study}/logs/parse_trace/{point}/seed{seed}.log",
     benchmark:
         "results/{study}/benchmarks/parse_trace/{point}/seed{seed}.tsv"
+    wildcard_constraints:
+        study=generic("parse_trace"),
     params:
         script=BASE / "scripts" / "parse_trace.sh",
         awk=AWK_DIR,

@@ -16,6 +16,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 # A grid small enough for an end-to-end run with the real ns-2 in seconds.
 TINY: dict[str, Any] = {
+    "studies": ["dumbbell"],
     "dumbbell": {
         "seeds": [1, 2],
         "grid": {
@@ -25,7 +26,7 @@ TINY: dict[str, Any] = {
             "buffer": [5, 15, 50],
         },
         "measure": {"duration_s": 5, "warmup_s": 1, "max_in_flight_age_s": 4},
-    }
+    },
 }
 
 

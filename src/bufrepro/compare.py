@@ -84,10 +84,13 @@ def coverage(diff: pd.DataFrame) -> dict[str, int]:
 def format_diff(diff: pd.DataFrame) -> str:
     """The diff as an aligned plain-text table for the terminal."""
     cols = [
+        "setup",
+        "tcp",
         "queue",
         "side",
         "plr",
         "bottleneck_mbps",
+        "rwnd_bytes",
         "buffer",
         "published_column",
         "published",

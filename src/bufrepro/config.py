@@ -185,7 +185,10 @@ def _semantic_problems(cfg: Mapping[str, Any]) -> list[str]:
                 f"config key {study}.red.min_th_frac: must be below red.max_th_frac "
                 f"({red['min_th_frac']} >= {red['max_th_frac']})"
             )
-        missing = [k for k in get(study).unstated if k not in block.get("assumptions", {})]
+        spec = get(study)
+        if spec.check is not None:
+            problems += spec.check(block)
+        missing = [k for k in spec.unstated if k not in block.get("assumptions", {})]
         problems += [
             f"config key {study}.assumptions: no reason given for unstated parameter '{k}'"
             for k in missing

@@ -39,3 +39,22 @@ class Study:
     draw: Callable[[pd.DataFrame, pd.DataFrame], dict[str, Figure]]
     ns: str = "stock"
     extra: Mapping[str, Any] = field(default_factory=dict)
+    # File under published/ the generic compare step reads ("" = "<name>.csv").
+    published: str = ""
+    # Generic rules (run_ns2, parse_trace, compare_published) that the study's own
+    # rules/studies/<name>.smk replaces; the generic ones then do not match its paths.
+    own_rules: frozenset[str] = frozenset()
+    # Config problems the schema cannot see, each naming its key (none by default).
+    check: Callable[[Block], list[str]] | None = None
+    # Further CSV tables under results/<name>/tables/ that the report shows.
+    report_tables: tuple[str, ...] = ()
+    # The grid points as value tuples in grid_keys order, when the grid is not the cross
+    # product of block["grid"][key] over grid_keys (None: that cross product).
+    points: Callable[[Block], list[tuple[Any, ...]]] | None = None
+    # The grid as the report lists it, {label: values} (None: block["grid"][key] per key).
+    grid_text: Callable[[Block], dict[str, list[Any]]] | None = None
+
+    @property
+    def published_file(self) -> str:
+        """The study's file under published/."""
+        return self.published or f"{self.name}.csv"
