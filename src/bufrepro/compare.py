@@ -91,6 +91,7 @@ def format_diff(diff: pd.DataFrame) -> str:
         "plr",
         "bottleneck_mbps",
         "rwnd_bytes",
+        "delay_scale",
         "buffer",
         "published_column",
         "published",
