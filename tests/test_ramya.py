@@ -66,7 +66,10 @@ TINY: dict[str, Any] = {
             sweep("ping", "latency", [10, 100]),
             sweep("rwnd", "latency", [100], rwnd_bytes=[4096, 102400]),
         ],
-        "readings": {"table5": {"setup": "table5", **READING}},
+        "readings": {
+            "table1": {"setup": "table1", **READING, "bottleneck_mbps": 0.5},
+            "table5": {"setup": "table5", **READING},
+        },
         "monitor": {"max_in_flight_age_s": 4},
     },
 }
@@ -366,7 +369,7 @@ def synthetic_summary(buffers_t1: list[int], buffers_t5: list[int]) -> pd.DataFr
 
 
 def test_diff_claims_and_notes_on_a_synthetic_summary(tiny_cfg: dict[str, Any]) -> None:
-    block = config.validate(merged({}))["ramya"]
+    block = tiny_cfg["ramya"]
     published = pd.read_csv(REPO / "published" / "ramya.csv")
     summary = synthetic_summary([10, 50, 100, 500], [1, 2, 3, 6, 12, 25, 50, 100])
     diff, verdicts = ramya.compare(block, summary, published)
@@ -386,7 +389,7 @@ def test_diff_claims_and_notes_on_a_synthetic_summary(tiny_cfg: dict[str, Any]) 
 
 
 def test_reading_fits_picks_the_closer_bottleneck(tiny_cfg: dict[str, Any]) -> None:
-    block = config.validate(merged({}))["ramya"]
+    block = tiny_cfg["ramya"]
     published = pd.read_csv(REPO / "published" / "ramya.csv")
     near = synthetic_summary([], [1, 6, 100])
     far = near.copy()
@@ -395,6 +398,10 @@ def test_reading_fits_picks_the_closer_bottleneck(tiny_cfg: dict[str, Any]) -> N
     fits = ramya.reading_fits(block, pd.concat([near, far]), published)
     best = fits[fits["best"]].iloc[0]
     assert best["table"] == "Table 5" and best["bottleneck_mbps"] == 1.0
+    # Claims: "Table 5" checks the diffed reading only, "Table 5, all readings" both.
+    _, verdicts = ramya.compare(block, pd.concat([near, far]), published)
+    knee = verdicts[verdicts["claim"] == "optimum_3_to_6"].set_index("scope")["comparisons"]
+    assert knee["Table 5"] == 1 and knee["Table 5, all readings"] == 2
 
 
 # --- end to end -------------------------------------------------------------------------------

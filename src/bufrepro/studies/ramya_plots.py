@@ -24,10 +24,9 @@ PUBLISHED_STYLE = {"marker": "x", "color": "black", "s": 36, "zorder": 5}
 
 def _label(key: Sequence[object]) -> str:
     tcp, bw, rwnd, scale = key
-    return (
-        f"{tcp}, B2 {float(str(bw)):g} Mb/s, rwnd {int(str(rwnd)) / 1024:g} KiB, "
-        f"delays x{float(str(scale)):g}"
-    )
+    window = int(str(rwnd))
+    size = f"{window // 1024} KiB" if window % 1024 == 0 else f"{window} B"
+    return f"{tcp}, B2 {float(str(bw)):g} Mb/s, rwnd {size}, delays x{float(str(scale)):g}"
 
 
 def _lines(ax: Axes, data: pd.DataFrame, x: str, label_prefix: str = "") -> None:
