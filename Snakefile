@@ -8,6 +8,7 @@ min_version("9.0")
 configfile: "config/config.yaml"
 configfile: "config/dumbbell.yaml"
 configfile: "config/hstcp.yaml"
+configfile: "config/ramya.yaml"
 
 
 report: "report/workflow.rst"
@@ -32,6 +33,7 @@ include: "rules/analyse.smk"
 include: "rules/report.smk"
 include: "rules/studies/dumbbell.smk"
 include: "rules/studies/hstcp.smk"
+include: "rules/studies/ramya.smk"
 
 
 rule all:

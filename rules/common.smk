@@ -32,6 +32,21 @@ def published_file(wildcards):
     return f"published/{studies.get(wildcards.study).published_file}"
 
 
+def report_table_files(study):
+    """The further tables of a study that the report shows (Study.report_tables)."""
+    return [f"results/{study}/tables/{t}.csv" for t in studies.get(study).report_tables]
+
+
+def series_runs(study, setup):
+    """Run folders of one setup of a study for its monitor.series_seed (time-series figures)."""
+    seed = CFG[study]["monitor"]["series_seed"]
+    return [
+        d
+        for d, p in RUNS.items()
+        if p.study == study and p.get("setup") == setup and p.seed == seed
+    ]
+
+
 def run_point(wildcards):
     """The validated run point of a job; a path outside the configured grid is an error."""
     run_dir = f"results/{wildcards.study}/runs/{wildcards.point}/seed{wildcards.seed}"
@@ -76,5 +91,6 @@ def final_outputs():
             f"results/{study}/tables/diff.csv",
             f"results/{study}/tables/claims.csv",
             *figure_files(study),
+            *report_table_files(study),
         ]
     return out

@@ -9,12 +9,8 @@ rule build_report:
         claims=expand("results/{study}/tables/claims.csv", study=STUDIES),
         coverage=expand("results/{study}/tables/coverage.json", study=STUDIES),
         provenance=expand("results/{study}/provenance.json", study=STUDIES),
+        tables=[f for study in STUDIES for f in report_table_files(study)],
         figures=[f for study in STUDIES for f in figure_files(study)],
-        tables=[
-            f"results/{study}/tables/{t}"
-            for study in STUDIES
-            for t in studies.get(study).report_tables
-        ],
         template="report/report.html.j2",
     output:
         html="report/index.html",

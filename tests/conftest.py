@@ -16,6 +16,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 # A grid small enough for an end-to-end run with the real ns-2 in seconds.
 TINY: dict[str, Any] = {
+    "studies": ["dumbbell", "hstcp"],
     "dumbbell": {
         "seeds": [1, 2],
         "grid": {

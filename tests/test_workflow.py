@@ -77,7 +77,7 @@ def test_tiny_hstcp_end_to_end(tiny_run: Path) -> None:
     assert not list(study.glob("**/bottleneck.fifo")) and not list(study.glob("**/*.tr*"))
     assert (study / "twoflow" / "under" / "seed1" / "timeseries.tsv").exists()
     html = (tiny_run / "report" / "index.html").read_text()
-    assert "model_vs_sim.csv" in html and "HighSpeed TCP" in html
+    assert "Model vs sim" in html and "HighSpeed TCP" in html
 
 
 def test_rerun_does_nothing_then_resumes_one_run(tiny_run: Path) -> None:

@@ -50,10 +50,13 @@ def expand(cfg: Mapping[str, Any], study: str) -> list[RunPoint]:
     block = cfg[study]
     keys = spec.grid_keys
     labels = tuple(spec.path_labels.get(k, k) for k in keys)
-    lists = [block["grid"][k] for k in keys]
+    if spec.points is not None:
+        combos: list[tuple[Any, ...]] = spec.points(block)
+    else:
+        combos = list(itertools.product(*(block["grid"][k] for k in keys)))
     return [
         RunPoint(study, tuple(zip(keys, combo, strict=True)), seed, labels)
-        for combo in itertools.product(*lists)
+        for combo in combos
         for seed in block["seeds"]
     ]
 

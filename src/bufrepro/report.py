@@ -79,6 +79,7 @@ def study_section(study: str, cfg: Mapping[str, Any], results: Path) -> dict[str
     wide.columns.name = None
     diff = pd.read_csv(tables / "diff.csv")
     claims = pd.read_csv(tables / "claims.csv")
+    grid = spec.grid_text(block) if spec.grid_text else {k: block["grid"][k] for k in keys}
     return {
         "study": study,
         "title": spec.title,
@@ -98,14 +99,26 @@ def study_section(study: str, cfg: Mapping[str, Any], results: Path) -> dict[str
             }
             for f in spec.figures
         ],
+        "grid": grid,
+        "seeds": block["seeds"],
+        "measure": block.get("measure", {}),
         "tables": [
-            {"name": t, "html": _html_table(pd.read_csv(tables / t), "{:.4g}")}
+            {
+                "name": t,
+                "caption": _caption(study, t),
+                "html": _html_table(
+                    pd.read_csv(tables / f"{t}.csv", keep_default_na=False), "{:.4g}"
+                ),
+            }
             for t in spec.report_tables
         ],
-        "grid": {k: block["grid"][k] for k in keys},
-        "seeds": block["seeds"],
-        "measure": block["measure"],
     }
+
+
+def _caption(study: str, name: str) -> str:
+    """report/captions/<study>/<name>.rst, or "" when there is none."""
+    path = REPO_ROOT / "report" / "captions" / study / f"{name}.rst"
+    return path.read_text("utf-8") if path.exists() else ""
 
 
 def build(cfg: Mapping[str, Any], results: Path, template: Path, out: Path) -> None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from bufrepro.studies import dumbbell, hstcp
+from bufrepro.studies import dumbbell, hstcp, ramya
 from bufrepro.studies.base import Study
 
-REGISTRY: dict[str, Study] = {s.name: s for s in (dumbbell.STUDY, hstcp.STUDY)}
+REGISTRY: dict[str, Study] = {s.name: s for s in (dumbbell.STUDY, hstcp.STUDY, ramya.STUDY)}
 
 
 def get(name: str) -> Study:

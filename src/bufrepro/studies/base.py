@@ -48,6 +48,11 @@ class Study:
     check: Callable[[Block], list[str]] | None = None
     # Further CSV tables under results/<name>/tables/ that the report shows.
     report_tables: tuple[str, ...] = ()
+    # The grid points as value tuples in grid_keys order, when the grid is not the cross
+    # product of block["grid"][key] over grid_keys (None: that cross product).
+    points: Callable[[Block], list[tuple[Any, ...]]] | None = None
+    # The grid as the report lists it, {label: values} (None: block["grid"][key] per key).
+    grid_text: Callable[[Block], dict[str, list[Any]]] | None = None
 
     @property
     def published_file(self) -> str:

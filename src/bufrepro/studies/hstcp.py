@@ -824,5 +824,5 @@ STUDY = Study(
     published="hstcp_claims.csv",
     own_rules=frozenset({"run_ns2", "parse_trace", "compare_published"}),
     check=check,
-    report_tables=("model_vs_sim.csv", "twoflow_summary.csv"),
+    report_tables=("model_vs_sim", "twoflow_summary"),
 )

@@ -1,0 +1,76 @@
+
+# bufrepro: ramya scenario (rendered; do not edit by hand)
+# study=ramya setup=table5 tcp=Newreno bottleneck_mbps=1.0 delay_scale=1.0 rwnd_bytes=102400 (window_ 191 segments) buffer=1 frames (ns-2 queue-limit 2) seed=1
+set ns [new Simulator]
+$defaultRNG seed 1
+
+# --- TCP: INET 2.x TCP defaults where the paper is silent (no SACK, no delayed ACK, IW 1, RTO >= 1 s) ---
+Agent/TCP set packetSize_ 536
+Agent/TCP set tcpip_base_hdr_size_ 40
+Agent/TCP set window_ 191
+Agent/TCP set windowInit_ 1
+Agent/TCP set rtxcur_init_ 3.0
+Agent/TCP set minrto_ 1.0
+Agent/TCP set maxrto_ 240
+Agent/TCP set tcpTick_ 0.001
+Agent/TCP set ecn_ 0
+
+set tf [open out.tr w]
+$ns trace-all $tf
+
+# --- Topology (Fig. 1): client 0 - R1 1 - R2 2 - server 3; ping client 4 at R1, ping server 5 at R2 ---
+for {set i 0} {$i < 6} {incr i} { set n($i) [$ns node] }
+$ns duplex-link $n(0) $n(1) 2Mb 2.0ms DropTail
+$ns duplex-link $n(1) $n(2) 1.0Mb 20.0ms DropTail
+$ns duplex-link $n(2) $n(3) 2Mb 2.0ms DropTail
+$ns duplex-link $n(4) $n(1) 2Mb 2.0ms DropTail
+$ns duplex-link $n(2) $n(5) 2Mb 2.0ms DropTail
+foreach {a b} {0 1  1 0  2 1  2 3  3 2  4 1  1 4  2 5  5 2} {
+    $ns queue-limit $n($a) $n($b) 10000
+}
+# The swept buffer: R1 -> R2 only (the data direction).
+$ns queue-limit $n(1) $n(2) 2
+
+# --- Queue length at R1 -> R2 (waiting packets, the one on the wire excluded), sampled ---
+set qmon [$ns monitor-queue $n(1) $n(2) "" 0.1]
+set qf [open queue.tr w]
+proc sample_queue {} {
+    global ns qmon qf
+    puts $qf "[$ns now] [$qmon set pkts_]"
+    $ns at [expr {[$ns now] + 0.1}] "sample_queue"
+}
+$ns at 0.0 "sample_queue"
+
+# --- The bulk transfer: an FTP with unlimited data from client to server ---
+set tcp [new Agent/TCP/Newreno]
+$tcp set fid_ 1
+$ns attach-agent $n(0) $tcp
+set sink [new Agent/TCPSink]
+$ns attach-agent $n(3) $sink
+$ns connect $tcp $sink
+set rf [open rtt.tr w]
+$tcp attach $rf
+$tcp trace rtt_
+set ftp [new Application/FTP]
+$ftp attach-agent $tcp
+set startvar [new RandomVariable/Uniform]
+$startvar set min_ 0.0
+$startvar set max_ 1.0
+$ns at [expr {0.0 + [$startvar value]}] "$ftp start"
+
+# --- Ping (Section 4.1): a request every 0.01 s from node 4 to node 5 ---
+set pf [open ping.tr w]
+
+
+proc finish {} {
+    global ns tf qf rf pf
+    $ns flush-trace
+    close $tf
+    close $qf
+    close $rf
+    close $pf
+    puts "BUFREPRO_DONE [$ns now]"
+    exit 0
+}
+$ns at 5 "finish"
+$ns run
