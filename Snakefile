@@ -36,6 +36,24 @@ include: "rules/studies/hstcp.smk"
 include: "rules/studies/ramya.smk"
 
 
+# Light rules (seconds, reading tables) run where Snakemake runs, not as cluster jobs.
+localrules:
+    all,
+    write_config,
+    aggregate_metrics,
+    compare_published,
+    show_diff,
+    build_report,
+    plot_dumbbell_figures,
+    hstcp_twoflow_table,
+    hstcp_model,
+    compare_hstcp,
+    plot_hstcp_figures,
+    compare_ramya,
+    ramya_queue_series,
+    plot_ramya_figures,
+
+
 rule all:
     default_target: True
     input:

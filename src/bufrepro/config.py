@@ -23,7 +23,8 @@ class ConfigError(ValueError):
 
 def _read_yaml(path: Path) -> Any:
     with path.open(encoding="utf-8") as fh:
-        return yaml.safe_load(fh)
+        # libyaml's loader when built in (the schemas are parsed by every Snakemake process).
+        return yaml.load(fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def load_schema(path: Path = SCHEMA_PATH) -> dict[str, Any]:
