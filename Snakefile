@@ -9,6 +9,7 @@ configfile: "config/config.yaml"
 configfile: "config/dumbbell.yaml"
 configfile: "config/hstcp.yaml"
 configfile: "config/ramya.yaml"
+configfile: "config/vegas.yaml"
 
 
 report: "report/workflow.rst"
@@ -28,12 +29,14 @@ wildcard_constraints:
 
 
 include: "rules/config.smk"
+include: "rules/ns2.smk"
 include: "rules/simulate.smk"
 include: "rules/analyse.smk"
 include: "rules/report.smk"
 include: "rules/studies/dumbbell.smk"
 include: "rules/studies/hstcp.smk"
 include: "rules/studies/ramya.smk"
+include: "rules/studies/vegas.smk"
 
 
 # Light rules (seconds, reading tables) run where Snakemake runs, not as cluster jobs.
@@ -52,6 +55,10 @@ localrules:
     compare_ramya,
     ramya_queue_series,
     plot_ramya_figures,
+    build_ns2,
+    compare_vegas,
+    vegas_series,
+    plot_vegas_figures,
 
 
 rule all:

@@ -18,6 +18,9 @@ RUNS = {p.run_dir: p for study in STUDIES for p in grid.expand(CFG, study)}
 BASE = Path(workflow.basedir)
 AWK_DIR = str(BASE / "awk")
 RUN = "results/{study}/runs/{point}/seed{seed}"
+# The patched ns-2 (ns2/build.sh, cached under NS2_PREFIX) for the studies with Study.ns "patched".
+NS2_PREFIX = CFG["ns2_prefix"] or str(BASE / ".ns2")
+NS2_STAMP = "results/ns2/ns-patched.json"
 
 
 def generic(rule):
@@ -45,6 +48,18 @@ def series_runs(study, setup):
         for d, p in RUNS.items()
         if p.study == study and p.get("setup") == setup and p.seed == seed
     ]
+
+
+def ns_binary(wildcards):
+    """The ns-2 executable of a study: Debian's (ns_binary) or the patched build."""
+    if studies.get(wildcards.study).ns == "patched":
+        return f"{NS2_PREFIX}/bin/ns-patched"
+    return CFG["ns_binary"]
+
+
+def ns_build(wildcards):
+    """The patched ns-2's build record for the studies that run on it; nothing otherwise."""
+    return [NS2_STAMP] if studies.get(wildcards.study).ns == "patched" else []
 
 
 def run_point(wildcards):

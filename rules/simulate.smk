@@ -17,6 +17,7 @@ rule render_tcl:
 rule run_ns2:
     input:
         tcl=f"{RUN}/sim.tcl",
+        ns=ns_build,
     output:
         trace=f"{RUN}/out.tr" if CFG["keep_traces"] else temp(f"{RUN}/out.tr"),
         meta=f"{RUN}/run.json",
@@ -27,7 +28,7 @@ rule run_ns2:
     wildcard_constraints:
         study=generic("run_ns2"),
     params:
-        ns=CFG["ns_binary"],
+        ns=ns_binary,
         script=BASE / "scripts" / "run_ns2.sh",
     shell:
         "bash {params.script} {params.ns} {input.tcl} {output.trace} {output.meta} > {log} 2>&1"

@@ -10,7 +10,7 @@ ns_bin=$1 tcl=$2 trace=$3 meta=$4
 dir=$(cd "$(dirname "$tcl")" && pwd)
 name=$(basename "$tcl")
 cmd="cd $dir && $ns_bin $name"
-ns_path=$(command -v "$ns_bin") || { echo "run_ns2: ns binary '$ns_bin' not found on PATH (install the Debian package ns2: apt-get install ns2)"; exit 127; }
+ns_path=$(command -v "$ns_bin") || { echo "run_ns2: ns binary '$ns_bin' not found (Debian's ns: apt-get install ns2; the patched ns-patched: bash ns2/build.sh)"; exit 127; }
 start=$(date +%s.%N)
 (cd "$dir" && "$ns_path" "$name") > "$dir/ns.stdout" 2> "$dir/ns.stderr"
 rc=$?
@@ -24,7 +24,12 @@ if [ "$rc" -ne 0 ] || [ -z "$done_line" ] || [ ! -s "$trace" ]; then
   exit 1
 fi
 ns_version=$(printf 'puts [ns-version]\nexit 0\n' | "$ns_path" 2>/dev/null | head -1)
-pkg=$(dpkg-query -W -f='${Package} ${Version}' ns2 2>/dev/null || echo "not a Debian package")
+if [ -f "$ns_path.version" ]; then
+  # A build of ns2/build.sh: its version line and the patches' hash.
+  pkg="$(head -1 "$ns_path.version") patches $(sed -n 's/^patches-sha256 //p' "$ns_path.version" | cut -c1-12)"
+else
+  pkg=$(dpkg-query -W -f='${Package} ${Version}' ns2 2>/dev/null || echo "not a Debian package")
+fi
 sha=$(sha256sum "$ns_path" | cut -d' ' -f1)
 cat > "$meta" <<JSON
 {

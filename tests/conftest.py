@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -103,6 +104,31 @@ def snakemake(workdir: Path, *args: str) -> subprocess.CompletedProcess[str]:
         text=True,
         check=False,
     )
+
+
+# The patched ns-2 that ns2/build.sh builds (the vegas study and tests/test_ns2_patched.py).
+NS2_PREFIX = Path(os.environ.get("BUFREPRO_NS2_PREFIX", str(REPO / ".ns2")))
+PATCHED_NS = NS2_PREFIX / "bin" / "ns-patched"
+REQUIRE_PATCHED_ENV = "BUFREPRO_REQUIRE_PATCHED_NS"
+
+
+def patched_ns_required() -> bool:
+    """Whether a missing patched ns-2 fails the tests instead of skipping them (CI sets it)."""
+    return os.environ.get(REQUIRE_PATCHED_ENV, "") not in ("", "0")
+
+
+@pytest.fixture(scope="session")
+def patched_ns() -> Path:
+    """Path of the patched ns; skip (or fail, if required) when it was not built."""
+    if not (PATCHED_NS.is_file() and os.access(PATCHED_NS, os.X_OK)):
+        msg = (
+            f"patched ns-2 not built ({PATCHED_NS} absent): run `bash ns2/build.sh` "
+            "(needs deb-src and build deps; see shared/notes/ns2-build.md)"
+        )
+        if patched_ns_required():
+            pytest.fail(f"{msg}; {REQUIRE_PATCHED_ENV} is set, so it is required")
+        pytest.skip(f"{msg}; set {REQUIRE_PATCHED_ENV}=1 to make this a failure")
+    return PATCHED_NS
 
 
 @pytest.fixture(scope="session")

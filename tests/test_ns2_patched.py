@@ -35,11 +35,11 @@ from pathlib import Path
 
 import pytest
 
+from conftest import PATCHED_NS, REQUIRE_PATCHED_ENV, patched_ns_required
+
 REPO = Path(__file__).resolve().parents[1]
-PREFIX = Path(os.environ.get("BUFREPRO_NS2_PREFIX", str(REPO / ".ns2")))
-PATCHED = PREFIX / "bin" / "ns-patched"
+PATCHED = PATCHED_NS
 STOCK = Path(os.environ.get("BUFREPRO_NS_STOCK", "/usr/bin/ns"))
-REQUIRE_ENV = "BUFREPRO_REQUIRE_PATCHED_NS"
 VERSION_STRING = "ns-2.35+bufrepro"
 
 SPACING_MIN_RATIO = 0.9  # every gap >= 0.9 * srtt/cwnd
@@ -47,24 +47,6 @@ SPACING_MEDIAN_BAND = 0.10  # median gap/(srtt/cwnd) within 10 % of 1
 TCP_TICK = 0.01  # Agent/TCP tcpTick_ default in ns-2.35
 SRTT_SCALE = 8  # t_srtt_ has T_SRTT_BITS = 3 fractional bits
 TWO31 = 2**31
-
-
-def _required() -> bool:
-    return os.environ.get(REQUIRE_ENV, "") not in ("", "0")
-
-
-@pytest.fixture(scope="module")
-def patched_ns() -> Path:
-    """Path of the patched ns; skip (or fail, if required) when it was not built."""
-    if not (PATCHED.is_file() and os.access(PATCHED, os.X_OK)):
-        msg = (
-            f"patched ns-2 not built ({PATCHED} absent): run `bash ns2/build.sh` "
-            "(needs deb-src and build deps; see shared/notes/ns2-build.md)"
-        )
-        if _required():
-            pytest.fail(f"{msg}; {REQUIRE_ENV} is set, so it is required")
-        pytest.skip(f"{msg}; set {REQUIRE_ENV}=1 to make this a failure")
-    return PATCHED
 
 
 @pytest.fixture(scope="module")
@@ -102,9 +84,9 @@ def test_patched_ns_built() -> None:
     if PATCHED.is_file() and os.access(PATCHED, os.X_OK):
         return
     msg = f"patched ns-2 not built ({PATCHED} absent): run `bash ns2/build.sh`"
-    if _required():
-        pytest.fail(f"{msg}; {REQUIRE_ENV} is set, so it is required")
-    pytest.skip(f"{msg}; set {REQUIRE_ENV}=1 to make this a failure")
+    if patched_ns_required():
+        pytest.fail(f"{msg}; {REQUIRE_PATCHED_ENV} is set, so it is required")
+    pytest.skip(f"{msg}; set {REQUIRE_PATCHED_ENV}=1 to make this a failure")
 
 
 def test_patched_ns_present_and_current(patched_ns: Path) -> None:

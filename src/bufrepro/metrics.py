@@ -33,6 +33,7 @@ def read_run(run_dir: Path) -> dict[str, Any]:
     row: dict[str, Any] = {k: v for k, v in params.items() if k not in ("params", "template")}
     row.update(read_metrics(run_dir / "metrics.tsv"))
     row["ns_version"] = meta.get("ns_version", "")
+    row["ns_build"] = meta.get("ns_package", "")
     row["wall_s"] = meta.get("wall_s", math.nan)
     return row
 
@@ -63,7 +64,7 @@ def write_study_tables(
     runs = collect(metric_files, spec.grid_keys)
     keys = list(spec.grid_keys)
     metric_cols = [m for m in spec.reported if m in runs]
-    stable = [c for c in runs.columns if c not in ("wall_s", "ns_version")]
+    stable = [c for c in runs.columns if c not in ("wall_s", "ns_version", "ns_build")]
     runs[stable].to_csv(runs_csv, index=False, float_format="%.6f")
     summary = stats.summarise(runs, keys, metric_cols)
     summary.to_csv(summary_csv, index=False, float_format="%.6f")
@@ -72,6 +73,8 @@ def write_study_tables(
         "runs": len(runs),
         "seeds": sorted(int(s) for s in runs["seed"].unique()),
         "ns_versions": sorted(str(v) for v in runs["ns_version"].unique()),
+        # Which ns ran the study: Debian's package and version, or the patched build.
+        "ns_builds": sorted(str(v) for v in runs["ns_build"].unique()),
         "ns_wall_s_total": round(float(runs["wall_s"].sum()), 3),
     }
     provenance_json.write_text(json.dumps(provenance, indent=1) + "\n", encoding="utf-8")

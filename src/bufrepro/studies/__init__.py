@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from bufrepro.studies import dumbbell, hstcp, ramya
+from bufrepro.studies import dumbbell, hstcp, ramya, vegas
 from bufrepro.studies.base import Study
 
-REGISTRY: dict[str, Study] = {s.name: s for s in (dumbbell.STUDY, hstcp.STUDY, ramya.STUDY)}
+REGISTRY: dict[str, Study] = {
+    s.name: s for s in (dumbbell.STUDY, hstcp.STUDY, ramya.STUDY, vegas.STUDY)
+}
 
 
 def get(name: str) -> Study:

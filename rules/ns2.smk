@@ -1,0 +1,21 @@
+# The patched ns-2.35 (ns2/build.sh, ns2/patches/) for the studies that need it: built once and
+# cached under ns2_prefix; a build there whose version file matches the patches is reused (seconds).
+# The runs of those studies depend on the build's record (binary, sha256, version file).
+
+
+rule build_ns2:
+    input:
+        script="ns2/build.sh",
+        patches=sorted(
+            str(p.relative_to(BASE))
+            for p in (BASE / "ns2" / "patches").glob("*.patch")
+        ),
+    output:
+        NS2_STAMP,
+    log:
+        "results/logs/build_ns2.log",
+    params:
+        prefix=NS2_PREFIX,
+        script=BASE / "scripts" / "build_ns2.sh",
+    shell:
+        "bash {params.script} {params.prefix} {output} > {log} 2>&1"
