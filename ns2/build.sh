@@ -42,12 +42,6 @@ VERSION_FILE=$BIN.version
 MULTIARCH=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 LIBDIR=/usr/lib/$MULTIARCH
 
-# ---------------------------------------------------------------- lock (one build at a time)
-exec 9>"$PREFIX/.build.lock"
-if command -v flock >/dev/null 2>&1; then
-    flock 9
-fi
-
 # ---------------------------------------------------------------- patches and their hash
 shopt -s nullglob
 patches=("$here"/patches/*.patch)
@@ -66,8 +60,24 @@ expected_version() {
     for p in "${patches[@]}"; do printf 'patch %s\n' "$(basename "$p")"; done
 }
 
-if [[ -x $BIN && -f $VERSION_FILE ]] && [[ "$(cat "$VERSION_FILE")" == "$(expected_version)" ]]; then
+up_to_date() {
+    [[ -x $BIN && -f $VERSION_FILE ]] && [[ "$(cat "$VERSION_FILE")" == "$(expected_version)" ]]
+}
+# Checked before taking the lock, so that a current build is reused read-only (e.g. by an
+# unprivileged user in the container image), and again under the lock (another process may have
+# just built it).
+if up_to_date; then
     log "up to date: $BIN ($VERSION_STRING, patches-sha256 ${patch_hash:0:12})"
+    exit 0
+fi
+
+# ---------------------------------------------------------------- lock (one build at a time)
+exec 9>"$PREFIX/.build.lock"
+if command -v flock >/dev/null 2>&1; then
+    flock 9
+fi
+if up_to_date; then
+    log "up to date: $BIN (built meanwhile by another process)"
     exit 0
 fi
 log "building $VERSION_STRING into $PREFIX (patches-sha256 ${patch_hash:0:12}, ${#patches[@]} patch(es))"

@@ -67,6 +67,7 @@ def test_slurm_profile_reproduces_quick_tables(
         "profiles/slurm",
         "--configfile",
         repro.QUICK,
+        *repro.ns2_config(),
         timeout=2400,
     )
     log = cluster.log.read_text(errors="replace")

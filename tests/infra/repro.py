@@ -72,10 +72,18 @@ def snakemake(workdir: Path, log: Path, *args: str, timeout: float = 1800) -> Ru
     return Run(proc.returncode, time.monotonic() - start, log)
 
 
+def ns2_config() -> tuple[str, str]:
+    """--config that points a copy of the repo at this repo's patched ns-2 build (.ns2/), so the
+    copy reuses it instead of building its own (ns2/build.sh builds it there if it is missing)."""
+    return ("--config", f"ns2_prefix={REPO / '.ns2'}")
+
+
 def run_quick_locally(tmp: Path) -> tuple[Path, Run]:
     """The quick profile on this machine, in a fresh copy of the repo under tmp/local."""
     work = copy_repo(tmp / "local")
-    run = snakemake(work, tmp / "local.log", "--cores", str(cores()), "--configfile", QUICK)
+    run = snakemake(
+        work, tmp / "local.log", "--cores", str(cores()), "--configfile", QUICK, *ns2_config()
+    )
     return work, run
 
 
