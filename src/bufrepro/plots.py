@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import matplotlib
@@ -132,7 +133,11 @@ def write_figures(study: str, summary_csv: Path, published_csv: Path, out_dir: P
     """Draw a study's figures from its summary and published tables into out_dir/<name>.png."""
     from bufrepro.studies import get
 
-    figures = get(study).draw(pd.read_csv(summary_csv), pd.read_csv(published_csv))
+    return save_all(get(study).draw(pd.read_csv(summary_csv), pd.read_csv(published_csv)), out_dir)
+
+
+def save_all(figures: Mapping[str, Figure], out_dir: Path) -> list[Path]:
+    """Save each figure as out_dir/<name>.png (save()); return the paths."""
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = []
     for name, fig in figures.items():

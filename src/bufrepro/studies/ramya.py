@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bufrepro.claims import Check, Claim, context, evaluate_claims
+from bufrepro.studies import sweeps
 from bufrepro.studies.base import Block, Study
 
 if TYPE_CHECKING:
@@ -120,11 +121,7 @@ FIGURES = ("table1", "table5", "ping_rtt_vs_buffer", "queue_over_time", "rwnd_re
 
 def points(block: Block) -> list[tuple[Any, ...]]:
     """The union of the sweeps' cross products, in config order, each point once."""
-    seen: dict[tuple[Any, ...], None] = {}
-    for sweep in block["grid"]:
-        for combo in itertools.product(*(sweep[k] for k in KEYS)):
-            seen.setdefault(tuple(combo), None)
-    return list(seen)
+    return sweeps.points(block, KEYS)
 
 
 def _setup_text(name: str, setup: Mapping[str, Any]) -> str:
@@ -152,26 +149,12 @@ def grid_text(block: Block) -> dict[str, list[Any]]:
 
 def check(block: Block) -> list[str]:
     """Config problems the schema cannot see."""
-    problems = []
-    for name, setup in block["setups"].items():
-        if setup["warmup_s"] >= setup["duration_s"]:
-            problems.append(
-                f"config key {NAME}.setups.{name}.warmup_s: {setup['warmup_s']} must be below "
-                f"duration_s ({setup['duration_s']})"
-            )
-    if block["monitor"]["series_seed"] not in block["seeds"]:
-        problems.append(
-            f"config key {NAME}.monitor.series_seed: {block['monitor']['series_seed']} is not one "
-            f"of {NAME}.seeds {block['seeds']}"
-        )
+    problems = sweeps.problems(NAME, block)
     th = block["claims"]
     if th["optimum_low"] > th["optimum_high"]:
         problems.append(f"config key {NAME}.claims.optimum_low: must not exceed optimum_high")
     if th["drop_share_low"] > th["drop_share_high"]:
         problems.append(f"config key {NAME}.claims.drop_share_low: must not exceed drop_share_high")
-    names = [s["name"] for s in block["grid"]]
-    if len(set(names)) != len(names):
-        problems.append(f"config key {NAME}.grid: sweep names must be unique, got {names}")
     return problems
 
 

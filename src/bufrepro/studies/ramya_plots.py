@@ -16,7 +16,7 @@ import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from bufrepro.plots import save
+from bufrepro.plots import save_all
 from bufrepro.studies.ramya import READING, with_derived
 
 PUBLISHED_STYLE = {"marker": "x", "color": "black", "s": 36, "zorder": 5}
@@ -201,9 +201,4 @@ def write_all(
     """Every figure of the study as out_dir/<name>.png."""
     figures = draw(pd.read_csv(summary_csv), pd.read_csv(published_csv))
     figures["queue_over_time"] = queue_figure(pd.read_csv(series_csv))
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for name, fig in figures.items():
-        save(fig, out_dir / f"{name}.png")
-        paths.append(out_dir / f"{name}.png")
-    return paths
+    return save_all(figures, out_dir)

@@ -16,6 +16,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING, Any
 
 from bufrepro.claims import Check, Claim, context, evaluate_claims
+from bufrepro.studies import sweeps
 from bufrepro.studies.base import Block, Study
 
 if TYPE_CHECKING:
@@ -106,11 +107,7 @@ FIGURES = ("packet_size", "rtt", "buffer_ratio", "throughput_over_time")
 
 def points(block: Block) -> list[tuple[Any, ...]]:
     """The union of the sweeps' cross products, in config order, each point once."""
-    seen: dict[tuple[Any, ...], None] = {}
-    for sweep in block["grid"]:
-        for combo in itertools.product(*(sweep[k] for k in KEYS)):
-            seen.setdefault(tuple(combo), None)
-    return list(seen)
+    return sweeps.points(block, KEYS)
 
 
 def grid_text(block: Block) -> dict[str, list[Any]]:
@@ -141,13 +138,7 @@ def bottleneck_delay_ms(block: Block, rtt_ms: float) -> float:
 
 def check(block: Block) -> list[str]:
     """Config problems the schema cannot see."""
-    problems = []
-    for name, setup in block["setups"].items():
-        if setup["warmup_s"] >= setup["duration_s"]:
-            problems.append(
-                f"config key {NAME}.setups.{name}.warmup_s: {setup['warmup_s']} must be below "
-                f"duration_s ({setup['duration_s']})"
-            )
+    problems = sweeps.problems(NAME, block)
     topo = block["topology"]
     floor = 2 * (topo["cn_delay_ms"] + topo["ar_delay_ms"])
     for i, sweep in enumerate(block["grid"]):
@@ -164,16 +155,8 @@ def check(block: Block) -> list[str]:
                     f"config key {NAME}.grid[{i}].start_s: {late} not before {NAME}.setups.{setup}"
                     f".duration_s ({block['setups'][setup]['duration_s']})"
                 )
-    names = [s["name"] for s in block["grid"]]
-    if len(set(names)) != len(names):
-        problems.append(f"config key {NAME}.grid: sweep names must be unique, got {names}")
     if "rtt_ms" not in block["readings"]["packet"]:
         problems.append(f"config key {NAME}.readings.packet.rtt_ms: required (Tables II-III's RTT)")
-    if block["monitor"]["series_seed"] not in block["seeds"]:
-        problems.append(
-            f"config key {NAME}.monitor.series_seed: {block['monitor']['series_seed']} is not one "
-            f"of {NAME}.seeds {block['seeds']}"
-        )
     missing = [r for r in block["bdp"]["upper_rtt_ms"] if r not in block["bdp"]["rtt_ms"]]
     if missing:
         problems.append(

@@ -15,7 +15,7 @@ from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from bufrepro.plots import save
+from bufrepro.plots import save_all
 
 PALETTE = {"standard": "#1f77b4", "spacing": "#ff7f0e"}
 PANELS = (
@@ -81,50 +81,60 @@ def _legend(fig: Figure, axes: list[Axes]) -> None:
     )
 
 
-def packet_size(summary: pd.DataFrame, published: pd.DataFrame) -> Figure:
-    """Tables II-III: the four metrics against the packet size, standard and spaced Vegas, each
-    transfer start we ran, the published rows overlaid."""
+def _four_panels(
+    data: pd.DataFrame,
+    published: pd.DataFrame,
+    along: str,
+    published_along: str,
+    tables: list[str],
+    xlabel: str,
+) -> tuple[Figure, list[Axes]]:
+    """The four metrics (PANELS) of one setup's cells against `along`, ours and published."""
     sns.set_theme(style="whitegrid", context="paper")
-    data = summary[summary["setup"] == "packet"]
     fig, axes = plt.subplots(2, 2, figsize=(9.0, 7.0), squeeze=False)
     flat = [ax for row in axes for ax in row]
     for ax, (metric, column, label) in zip(flat, PANELS, strict=True):
-        _ours(ax, data[data["metric"] == metric], "packet_bytes")
-        _published(ax, published, ["Table II", "Table III"], "packet_size_bytes", column)
-        ax.set_xscale("log", base=2)
-        ticks = sorted(data["packet_bytes"].unique())
-        ax.set_xticks(ticks, [str(int(t)) for t in ticks])
-        ax.minorticks_off()
-        ax.set_xlabel("packet size (bytes)")
+        _ours(ax, data[data["metric"] == metric], along)
+        _published(ax, published, tables, published_along, column)
+        ax.set_xlabel(xlabel)
         ax.set_ylabel(label)
-    _legend(fig, flat)
+    return fig, flat
+
+
+def _finish(fig: Figure, axes: list[Axes]) -> Figure:
+    _legend(fig, axes)
     fig.tight_layout(rect=(0, 0.1, 1, 1))
     return fig
+
+
+def packet_size(summary: pd.DataFrame, published: pd.DataFrame) -> Figure:
+    """Tables II-III: the four metrics against the packet size, standard and spaced Vegas, each
+    transfer start we ran, the published rows overlaid."""
+    data = summary[summary["setup"] == "packet"]
+    fig, axes = _four_panels(
+        data, published, "packet_bytes", "packet_size_bytes", ["Table II", "Table III"],
+        "packet size (bytes)",
+    )  # fmt: skip
+    ticks = sorted(data["packet_bytes"].unique())
+    for ax in axes:
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(ticks, [str(int(t)) for t in ticks])
+        ax.minorticks_off()
+    return _finish(fig, axes)
 
 
 def rtt(summary: pd.DataFrame, published: pd.DataFrame, upper: list[float] | None = None) -> Figure:
     """Table IV: the four metrics against the RTT (Fig. 6 is the delay), with the text's upper
     boundary shaded and the published rows overlaid."""
-    sns.set_theme(style="whitegrid", context="paper")
     data = summary[summary["setup"] == "rtt"]
-    fig, axes = plt.subplots(2, 2, figsize=(9.0, 7.0), squeeze=False)
-    flat = [ax for row in axes for ax in row]
-    for ax, (metric, column, label) in zip(flat, PANELS, strict=True):
-        _ours(ax, data[data["metric"] == metric], "rtt_ms")
-        _published(ax, published, ["Table IV"], "rtt_ms", column)
-        if upper:
+    fig, axes = _four_panels(data, published, "rtt_ms", "rtt_ms", ["Table IV"], "RTT (ms)")
+    if upper:
+        for ax in axes:
             ax.axvspan(
-                min(upper) - 5,
-                max(upper) + 5,
-                color="gray",
-                alpha=0.1,
+                min(upper) - 5, max(upper) + 5, color="gray", alpha=0.1,
                 label="the text's upper boundary",
-            )
-        ax.set_xlabel("RTT (ms)")
-        ax.set_ylabel(label)
-    _legend(fig, flat)
-    fig.tight_layout(rect=(0, 0.1, 1, 1))
-    return fig
+            )  # fmt: skip
+    return _finish(fig, axes)
 
 
 def buffer_ratio(bdp: pd.DataFrame, published: pd.DataFrame) -> Figure:
@@ -280,9 +290,4 @@ def write_all(
         "buffer_ratio": buffer_ratio(bdp, published),
         "throughput_over_time": throughput_over_time(pd.read_csv(series_csv)),
     }
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for name, fig in figures.items():
-        save(fig, out_dir / f"{name}.png")
-        paths.append(out_dir / f"{name}.png")
-    return paths
+    return save_all(figures, out_dir)
