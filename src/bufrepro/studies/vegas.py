@@ -547,8 +547,9 @@ def _x_0835(block: Block) -> Any:
         out = []
         for key, g in _along(df, "rtt", "rtt_ms", minimum=3):
             upper = upper_split(list(g["rtt_ms"].astype(float)), list(g["tput"]))
-            buffer = float(g["buffer"].iloc[0])
-            xs = [buffer / bdp_pkts(r, bw, cfg["packet_bytes"]) for r in sorted(upper)]
+            # BDP in packets of the cells' own size (eq. 5's "MTU" is the packet size).
+            buffer, size = float(g["buffer"].iloc[0]), int(g["packet_bytes"].iloc[0])
+            xs = [buffer / bdp_pkts(r, bw, size) for r in sorted(upper)]
             x = sum(xs) / len(xs)
             ctx = _ctx(key, "rtt_ms")
             found = ", ".join(f"{r:g}" for r in sorted(upper))
