@@ -26,6 +26,7 @@ BEGIN {
     }
     n = 0; sum = 0; maxd = 0
 }
+$1 != "+" && $1 != "r" { next }  # the only events read (skipped before parsing: speed)
 {
     if (!parse_line() || PTYPE != "tcp" || FID != fid) next
     if (!WIRELESS && EV == "+" && FROM == src) {

@@ -31,8 +31,9 @@ BEGIN {
     }
     bits = 0; good = 0; pkts = 0
 }
+$1 != "r" { next }  # the only event read (skipped before parsing: speed)
 {
-    if (!parse_line() || PTYPE != "tcp" || FID != fid || EV != "r" || (UID in got)) next
+    if (!parse_line() || PTYPE != "tcp" || FID != fid || (UID in got)) next
     if (!((WIRELESS && NODE == dst && LAYER == "AGT") || (!WIRELESS && TO == dst))) next
     got[UID] = 1
     if (T < t0 || T > t1) next

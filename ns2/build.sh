@@ -32,7 +32,9 @@ VERSION_STRING="ns-2.35+bufrepro"
 # Bump when the recipe below changes in a way that changes the binary.
 RECIPE_REV=1
 CCOPT="-O2 -Wno-write-strings -fpermissive -std=gnu++98 -w -DUSE_INTERP_RESULT -DUSE_INTERP_ERRORLINE"
-JOBS=$(nproc 2>/dev/null || echo 2)
+# make -j: BUFREPRO_NS2_JOBS, else every CPU (GNU nproc honours OMP_NUM_THREADS, which Snakemake
+# sets to a job's threads).
+JOBS=${BUFREPRO_NS2_JOBS:-$(nproc --all 2>/dev/null || echo 2)}
 
 SRC_DIR=$PREFIX/src
 TREE=$SRC_DIR/$TREE_NAME

@@ -14,8 +14,9 @@ rule build_ns2:
         NS2_STAMP,
     log:
         "results/logs/build_ns2.log",
+    threads: 2
     params:
         prefix=NS2_PREFIX,
         script=BASE / "scripts" / "build_ns2.sh",
     shell:
-        "bash {params.script} {params.prefix} {output} > {log} 2>&1"
+        "BUFREPRO_NS2_JOBS={threads} bash {params.script} {params.prefix} {output} > {log} 2>&1"
