@@ -52,6 +52,10 @@ TINY: dict[str, Any] = {
             sweep("packet", "packet", packet_bytes=[256, 512]),
             sweep("rtt", "rtt", variant=["spacing"], rtt_ms=[60, 120]),
         ],
+        "readings": {
+            "packet": {"rtt_ms": 108, "buffer": 50, "start_s": 12.0},
+            "rtt": {"buffer": 50, "start_s": 12.0},
+        },
         "monitor": {"max_in_flight_age_s": 5},
     },
 }
@@ -76,7 +80,7 @@ def point(cfg: dict[str, Any], seed: int = 1, **match: Any) -> grid.RunPoint:
 def test_default_config_valid() -> None:
     block = config.load_defaults()["vegas"]
     pts = vegas.points(block)
-    assert len(pts) == len(set(pts)) == 56  # packet 2x5x2, rtt 2x12, rtt-from-home 12
+    assert len(pts) == len(set(pts)) == 68  # packet 2 x 5 x 2 starts, rtt 2 x 12 x 2 starts
     assert len(block["seeds"]) >= 10
     assert {p[1] for p in pts} == {"standard", "spacing"}
     # Table I's 50 ms bottleneck is the packet sweep's 108 ms round trip.
@@ -452,7 +456,7 @@ def test_tiny_grid_end_to_end(tmp_path: Path, patched_ns: Path) -> None:
     # and all 49 values of Tables V-VI.
     assert diff["has_counterpart"].sum() == 2 * 2 * 4 + 2 * 4 + 49
     notes = pd.read_csv(tables / "notes.csv")
-    assert "wireless IPv6 / HMIPv6 vs ns-2.35" in set(notes["section"])
+    assert {"wireless IPv6 / HMIPv6 vs ns-2.35", "how the seeds spread"} <= set(notes["section"])
     assert (tables / "bdp.csv").exists() and (tables / "throughput_series.csv").exists()
     build = (work / "results" / "ns2" / "ns-patched.json").read_text()
     assert str(patched_ns) in build

@@ -32,6 +32,7 @@ rule compare_vegas:
     input:
         config="results/config.validated.yaml",
         summary="results/vegas/tables/summary.csv",
+        runs="results/vegas/tables/runs.csv",
         published="published/vegas.csv",
     output:
         diff="results/vegas/tables/diff.csv",
@@ -45,7 +46,8 @@ rule compare_vegas:
         python=sys.executable,
     shell:
         "{params.python} -m bufrepro.studies.vegas_steps compare --config {input.config}"
-        " --summary {input.summary} --published {input.published} --diff {output.diff}"
+        " --summary {input.summary} --runs {input.runs} --published {input.published}"
+        " --diff {output.diff}"
         " --claims {output.claims} --coverage {output.coverage} --notes {output.notes}"
         " --bdp {output.bdp} > {log} 2>&1"
 

@@ -38,7 +38,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bufrepro.studies.vegas_steps")
     sub = parser.add_subparsers(dest="command", required=True)
     cmp_ = sub.add_parser("compare", help="diff, claims, coverage, notes and Tables V-VI")
-    for name in ("config", "summary", "published", "diff", "claims", "coverage", "notes", "bdp"):
+    files = ("config", "summary", "runs", "published", "diff", "claims", "coverage", "notes", "bdp")
+    for name in files:
         cmp_.add_argument(f"--{name}", required=True)
     ser = sub.add_parser("series", help="throughput series of the RTT runs (Figs. 7-8)")
     ser.add_argument("--out", required=True)
@@ -66,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             Path(args.coverage),
         )
         summary = pd.read_csv(args.summary)
-        table = notes(block, summary, pd.read_csv(args.published))
+        table = notes(block, summary, pd.read_csv(args.published), pd.read_csv(args.runs))
         table.to_csv(args.notes, index=False)
         bdp_report(block, summary).to_csv(args.bdp, index=False, float_format="%.6f")
         print(f"coverage {cov}; {len(table)} notes")
