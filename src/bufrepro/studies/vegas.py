@@ -507,15 +507,20 @@ def _ratio_falls_to_512(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check
     return out
 
 
+def largest_gap(ordered: Sequence[float]) -> int:
+    """Where to split sorted values in two: the index of the first value above their largest gap
+    (values[:i] is the lower group, values[i:] the upper). Needs at least two values."""
+    gaps = [b - a for a, b in itertools.pairwise(ordered)]
+    return max(range(len(gaps)), key=lambda i: gaps[i]) + 1
+
+
 def upper_split(rtts: Sequence[float], tputs: Sequence[float]) -> set[float]:
     """The RTTs of the higher of two throughput groups, split at the largest gap between the
     sorted throughputs (the paper's two "boundaries" read off the data)."""
     pairs = sorted(zip(tputs, rtts, strict=True))
     if len(pairs) < 2:
         return {r for _, r in pairs}
-    gaps = [b[0] - a[0] for a, b in itertools.pairwise(pairs)]
-    cut = max(range(len(gaps)), key=lambda i: gaps[i])
-    return {r for _, r in pairs[cut + 1 :]}
+    return {r for _, r in pairs[largest_gap([t for t, _ in pairs]) :]}
 
 
 def _upper_boundary(upper: Sequence[float]) -> Any:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +15,7 @@ from bufrepro.studies.vegas import (
     bottleneck_delay_ms,
     cells,
     geometry,
+    largest_gap,
     reading_of,
     table_diff,
 )
@@ -95,9 +95,8 @@ def mode_notes(runs: pd.DataFrame) -> list[dict[str, str]]:
         ordered = sorted(g["tcp_throughput_kbps"].astype(float))
         if len(ordered) < 2:
             continue
-        gaps = [b - a for a, b in itertools.pairwise(ordered)]
-        cut = max(range(len(gaps)), key=lambda i: gaps[i])
-        low, high = ordered[: cut + 1], ordered[cut + 1 :]
+        cut = largest_gap(ordered)
+        low, high = ordered[:cut], ordered[cut:]
         counts = ", ".join(
             f"{v:g}: {int((h['tcp_throughput_kbps'] >= high[0]).sum())}/{len(h)}"
             for v, h in g.groupby("rtt_ms", sort=True)
