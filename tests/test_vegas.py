@@ -424,6 +424,20 @@ def test_packet_size_claims() -> None:
     assert verdict("best_packet_512", linear) == "fails"  # 1024 B would be best
 
 
+def test_paper_groups_read_from_published() -> None:
+    """The notes' "paper" side of the seed spread comes from published/vegas.csv, not from code."""
+    from bufrepro.studies.vegas_notes import paper_groups
+
+    published = pd.read_csv(REPO / "published" / "vegas.csv")
+    text = paper_groups(published)
+    assert "lower 142-248 kb/s at 40, 50, 70, 90 ms" in text
+    assert "upper 777-848 kb/s at 60, 80, 100, 110, 120, 130, 140, 150 ms" in text
+    changed = published.copy()
+    row = (changed["table"] == "Table IV") & (changed["metric"] == "network_throughput")
+    changed.loc[row & (changed["rtt_ms"] == 60), "value"] = 150.0
+    assert "lower 142-248 kb/s at 40, 50, 60, 70, 90 ms" in paper_groups(changed)
+
+
 def test_upper_boundary_and_x() -> None:
     stated = {r: (800.0 if r >= 100 else 200.0) for r in range(40, 151, 10)}
     assert vegas.upper_split(list(map(float, stated)), list(stated.values())) == {
