@@ -1,15 +1,16 @@
 # bufrepro: reproduce router-buffer-sizing studies with ns-2.
 # Usage: snakemake --cores N [--configfile FILE] [--config KEY=VALUE]; see README.md.
+# Studies and simulator backends are found, not listed: rules/common.smk reads every study
+# package's config, and the rule files of studies and backends are included below.
 from snakemake.utils import min_version
 
 min_version("9.0")
 
 
 configfile: "config/config.yaml"
-configfile: "config/dumbbell.yaml"
-configfile: "config/hstcp.yaml"
-configfile: "config/ramya.yaml"
-configfile: "config/vegas.yaml"
+
+
+include: "rules/common.smk"
 
 
 report: "report/workflow.rst"
@@ -20,48 +21,24 @@ report: "report/workflow.rst"
 container: "docker://localhost/bufrepro:latest"
 
 
-include: "rules/common.smk"
-
-
 wildcard_constraints:
     study="|".join(STUDIES),
-    seed=r"\d+",
+    batch=r"b[0-9][0-9][0-9][0-9]+",
 
 
 include: "rules/config.smk"
-include: "rules/ns2.smk"
 include: "rules/simulate.smk"
 include: "rules/analyse.smk"
 include: "rules/report.smk"
-include: "rules/studies/dumbbell.smk"
-include: "rules/studies/hstcp.smk"
-include: "rules/studies/ramya.smk"
-include: "rules/studies/vegas.smk"
 
 
-# Light rules (seconds, reading tables) run where Snakemake runs, not as cluster jobs.
-localrules:
-    all,
-    write_config,
-    aggregate_metrics,
-    compare_published,
-    show_diff,
-    build_report,
-    plot_dumbbell_figures,
-    hstcp_twoflow_table,
-    hstcp_model,
-    compare_hstcp,
-    plot_hstcp_figures,
-    compare_ramya,
-    ramya_queue_series,
-    plot_ramya_figures,
-    build_ns2,
-    compare_vegas,
-    vegas_series,
-    plot_vegas_figures,
+for _rules in RULE_FILES:
+
+    include: _rules
 
 
 rule all:
     default_target: True
+    localrule: True
     input:
         final_outputs(),

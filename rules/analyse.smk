@@ -1,54 +1,108 @@
-# Per study: aggregate the runs, diff against the published tables, check the claims.
+# Per study: aggregate the runs, diff against the published tables, judge the claims, draw.
+# The rules are made per study (rule names end in the study's name) because each study declares
+# its own further tables and figures; their steps are the same generic functions.
 
+for _study in STUDIES:
+    _spec = registry.get(_study)
+    _tables = f"results/{_study}/tables"
 
-rule aggregate_metrics:
-    input:
-        metrics=run_files("metrics.tsv"),
-        params=run_files("params.json"),
-        meta=run_files("run.json"),
-    output:
-        runs="results/{study}/tables/runs.csv",
-        summary="results/{study}/tables/summary.csv",
-        provenance="results/{study}/provenance.json",
-    log:
-        "results/{study}/logs/aggregate_metrics.log",
-    params:
-        python=sys.executable,
-    shell:
-        "{params.python} -m bufrepro.cli aggregate --study {wildcards.study}"
-        " --runs {output.runs} --summary {output.summary} --provenance {output.provenance}"
-        " {input.metrics} > {log} 2>&1"
+    rule:
+        name:
+            f"aggregate_metrics_{_study}"
+        input:
+            config=f"results/{_study}/config.yaml",
+            manifests=batch_manifests(_study),
+        output:
+            runs=f"{_tables}/runs.csv",
+            summary=f"{_tables}/summary.csv",
+            provenance=f"results/{_study}/provenance.json",
+            derived=[f"{_tables}/{t}.csv" for t in _spec.derived],
+        localrule: True
+        log:
+            f"results/{_study}/logs/aggregate_metrics.log",
+        params:
+            python=sys.executable,
+            study=_study,
+            tables=_tables,
+        shell:
+            "{params.python} -m bufrepro.cli aggregate --config {input.config}"
+            " --study {params.study} --tables {params.tables}"
+            " --provenance {output.provenance} {input.manifests} > {log} 2>&1"
 
+    rule:
+        name:
+            f"compare_published_{_study}"
+        input:
+            config=f"results/{_study}/config.yaml",
+            tables=[
+                f"{_tables}/{t}.csv"
+                for t in ("runs", "summary", *_spec.derived, *_spec.rule_tables)
+            ],
+            published=[f"published/{f}" for f in _spec.published_files()],
+        output:
+            diff=f"{_tables}/diff.csv",
+            claims=f"{_tables}/claims.csv",
+            coverage=f"{_tables}/coverage.json",
+            own=[f"{_tables}/{t}.csv" for t in _spec.tables],
+        localrule: True
+        log:
+            f"results/{_study}/logs/compare_published.log",
+        params:
+            python=sys.executable,
+            study=_study,
+            tables=_tables,
+        shell:
+            "{params.python} -m bufrepro.cli compare --config {input.config}"
+            " --study {params.study} --tables {params.tables} > {log} 2>&1"
 
-rule compare_published:
-    input:
-        config="results/config.validated.yaml",
-        summary="results/{study}/tables/summary.csv",
-        published=published_file,
-    output:
-        diff="results/{study}/tables/diff.csv",
-        claims="results/{study}/tables/claims.csv",
-        coverage="results/{study}/tables/coverage.json",
-    log:
-        "results/{study}/logs/compare_published.log",
-    wildcard_constraints:
-        study=generic("compare_published"),
-    params:
-        python=sys.executable,
-    shell:
-        "{params.python} -m bufrepro.cli compare --config {input.config} --study {wildcards.study}"
-        " --summary {input.summary} --published {input.published} --diff {output.diff}"
-        " --claims {output.claims} --coverage {output.coverage} > {log} 2>&1"
+    rule:
+        name:
+            f"plot_figures_{_study}"
+        input:
+            config=f"results/{_study}/config.yaml",
+            tables=[
+                f"{_tables}/{t}.csv"
+                for t in (
+                    "runs",
+                    "summary",
+                    "diff",
+                    "claims",
+                    *_spec.derived,
+                    *_spec.rule_tables,
+                    *_spec.tables,
+                )
+            ],
+        output:
+            [
+                report(
+                    f"results/{_study}/figures/{f}.png",
+                    caption=f"../report/captions/{_study}/{f}.rst",
+                    category=_study,
+                )
+                for f in _spec.figures
+            ],
+        localrule: True
+        log:
+            f"results/{_study}/logs/plot_figures.log",
+        params:
+            python=sys.executable,
+            study=_study,
+            tables=_tables,
+        shell:
+            "{params.python} -m bufrepro.cli plot --config {input.config} --study {params.study}"
+            " --tables {params.tables} --out-dir results/{params.study}/figures > {log} 2>&1"
 
 
 rule show_diff:
     input:
+        config="results/config.validated.yaml",
         diff=expand("results/{study}/tables/diff.csv", study=STUDIES),
         claims=expand("results/{study}/tables/claims.csv", study=STUDIES),
         coverage=expand("results/{study}/tables/coverage.json", study=STUDIES),
+    localrule: True
     log:
         "results/logs/show_diff.log",
     params:
         python=sys.executable,
     shell:
-        "{params.python} -m bufrepro.compare show {input.diff} 2> {log}"
+        "{params.python} -m bufrepro.cli show --config {input.config} 2> {log}"

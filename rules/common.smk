@@ -1,104 +1,95 @@
-# Shared setup: validate the config before anything runs, and index the run grid.
-import json
+# Shared setup: find the studies, read their config files and the profile's, validate the
+# config before anything runs, and plan each study's batches of runs.
 import sys
+from pathlib import Path
 
 import yaml
-from pathlib import Path
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 
-from bufrepro import config as bconfig
-from bufrepro import grid
-from bufrepro import render
-from bufrepro import studies
+from bufrepro import backends, registry
+from bufrepro.pipeline import configuration, plan
 
-CFG = bconfig.validate(config)
-STUDIES = CFG["studies"]
-RUNS = {p.run_dir: p for study in STUDIES for p in grid.expand(CFG, study)}
 BASE = Path(workflow.basedir)
-AWK_DIR = str(BASE / "awk")
-RUN = "results/{study}/runs/{point}/seed{seed}"
-# The patched ns-2 (ns2/build.sh, cached under NS2_PREFIX) for the studies with Study.ns "patched".
-NS2_PREFIX = CFG["ns2_prefix"] or str(BASE / ".ns2")
-NS2_STAMP = "results/ns2/ns-patched.json"
+
+for _name in registry.names():
+
+    configfile: str(BASE / "config" / f"{_name}.yaml")
 
 
-def generic(rule):
-    """Regex of the studies whose paths the generic `rule` makes (a study's own .smk may replace
-    it: Study.own_rules); matches nothing when every study replaces it."""
-    names = [s for s in STUDIES if rule not in studies.get(s).own_rules]
-    return "|".join(names) if names else "(?!x)x"
+# A profile (config key `profile`, e.g. set by config/quick.yaml) merges its per-study files
+# over the defaults; --configfile and --config still win over it.
+for _file in configuration.profile_files(str(config.get("profile", ""))):
+
+    configfile: str(_file)
 
 
-def published_file(wildcards):
-    """The study's published table (published/<study>.csv unless the study names another)."""
-    return f"published/{studies.get(wildcards.study).published_file}"
+CFG = configuration.validate(config)
+STUDIES = CFG["studies"]
+BATCHES = {s: plan.batches(CFG, s) for s in STUDIES}
+BACKENDS = sorted({registry.get(s).backend for s in STUDIES})
+# Rule files found by name: each selected study's and each used backend's, where they exist.
+RULE_FILES = [
+    str(f)
+    for f in [
+        *(BASE / "rules" / "backends" / f"{b}.smk" for b in BACKENDS),
+        *(BASE / "rules" / "studies" / f"{s}.smk" for s in STUDIES),
+    ]
+    if f.is_file()
+]
 
 
-def report_table_files(study):
-    """The further tables of a study that the report shows (Study.report_tables)."""
-    return [f"results/{study}/tables/{t}.csv" for t in studies.get(study).report_tables]
+def study_config(name):
+    """The validated config restricted to one study (what its jobs read)."""
+    keep = {k: v for k, v in CFG.items() if k not in registry.names()}
+    keep["studies"] = [name]
+    keep[name] = CFG[name]
+    return keep
 
 
-def series_runs(study, setup):
-    """Run folders of one setup of a study for its monitor.series_seed (time-series figures)."""
-    seed = CFG[study]["monitor"]["series_seed"]
+def batch_manifests(study):
+    """The manifest of every batch of a study."""
     return [
-        d
-        for d, p in RUNS.items()
-        if p.study == study and p.get("setup") == setup and p.seed == seed
+        f"results/{study}/batches/{plan.batch_name(i)}.tsv"
+        for i in range(len(BATCHES[study]))
     ]
 
 
-def ns_binary(wildcards):
-    """The ns-2 executable of a study: Debian's (ns_binary) or the patched build."""
-    if studies.get(wildcards.study).ns == "patched":
-        return f"{NS2_PREFIX}/bin/ns-patched"
-    return CFG["ns_binary"]
+def _batch_inputs(name):
+    study = registry.get(name)
+    backend = backends.get(study.backend, CFG)
+    return {
+        "config": f"results/{name}/config.yaml",
+        "template": f"tcl/{study.template}",
+        "parsers": [f"awk/{p}" for p in (study.parser, study.side_parser) if p],
+        "backend": backend.requires(study.backend_options),
+    }
 
 
-def ns_build(wildcards):
-    """The patched ns-2's build record for the studies that run on it; nothing otherwise."""
-    return [NS2_STAMP] if studies.get(wildcards.study).ns == "patched" else []
+BATCH_INPUTS = {s: _batch_inputs(s) for s in STUDIES}
 
 
-def run_point(wildcards):
-    """The validated run point of a job; a path outside the configured grid is an error."""
-    run_dir = f"results/{wildcards.study}/runs/{wildcards.point}/seed{wildcards.seed}"
-    if run_dir not in RUNS:
-        raise ValueError(
-            f"{run_dir} is not a run of the configured {wildcards.study} grid"
-        )
-    return RUNS[run_dir]
+def batch_inputs(wildcards):
+    """What a batch job reads: the study's config, template and parsers, the backend's needs."""
+    return BATCH_INPUTS[wildcards.study]
 
 
-def run_record_json(wildcards):
-    """JSON of a run's template variables, computed here from the validated config."""
-    return json.dumps(render.run_record(CFG, run_point(wildcards)), sort_keys=True)
-
-
-def run_files(name):
-    """Input function: file `name` of every run of the study."""
-
-    def files(wildcards):
-        return [f"{d}/{name}" for d, p in RUNS.items() if p.study == wildcards.study]
-
-    return files
-
-
-def parse_args(wildcards):
-    """AWK parameters of a run, from its study: measurement window, limits, bottleneck link."""
-    point = run_point(wildcards)
-    return studies.get(point.study).parse_args(CFG[point.study], point)
 
 
 def figure_files(study):
     """The figures a study draws."""
-    return [f"results/{study}/figures/{f}.png" for f in studies.get(study).figures]
+    return [f"results/{study}/figures/{f}.png" for f in registry.get(study).figures]
+
+
+def shown_table_files(study):
+    """The further tables of a study that the report shows."""
+    return [
+        f"results/{study}/tables/{t}.csv" for t in registry.get(study).shown_tables()
+    ]
 
 
 def final_outputs():
-    """Everything the default target builds - per-study tables and figures, and the HTML report."""
+    """Everything the default target builds: per-study tables and figures, and the report."""
     out = ["report/index.html"]
     for study in STUDIES:
         out += [
@@ -106,6 +97,6 @@ def final_outputs():
             f"results/{study}/tables/diff.csv",
             f"results/{study}/tables/claims.csv",
             *figure_files(study),
-            *report_table_files(study),
+            *shown_table_files(study),
         ]
     return out

@@ -1,13 +1,28 @@
-# The validated configuration (defaults filled in) that the analysis and report steps read.
+# The validated configuration (defaults filled in): the whole, for the report, and per study,
+# for that study's jobs (so that changing one study's settings reruns only its jobs).
 
 
 rule write_config:
     output:
         "results/config.validated.yaml",
+    localrule: True
     log:
         "results/logs/write_config.log",
     params:
         text=yaml.safe_dump(CFG, sort_keys=True),
+    run:
+        Path(output[0]).write_text(params.text)
+        Path(log[0]).write_text(f"wrote {output[0]}\n")
+
+
+rule write_study_config:
+    output:
+        "results/{study}/config.yaml",
+    localrule: True
+    log:
+        "results/{study}/logs/write_study_config.log",
+    params:
+        text=lambda w: yaml.safe_dump(study_config(w.study), sort_keys=True),
     run:
         Path(output[0]).write_text(params.text)
         Path(log[0]).write_text(f"wrote {output[0]}\n")

@@ -1,4 +1,4 @@
-# The self-contained HTML report of every configured study (figures: rules/studies/).
+# The self-contained HTML report of every configured study.
 
 
 rule build_report:
@@ -9,11 +9,12 @@ rule build_report:
         claims=expand("results/{study}/tables/claims.csv", study=STUDIES),
         coverage=expand("results/{study}/tables/coverage.json", study=STUDIES),
         provenance=expand("results/{study}/provenance.json", study=STUDIES),
-        tables=[f for study in STUDIES for f in report_table_files(study)],
+        tables=[f for study in STUDIES for f in shown_table_files(study)],
         figures=[f for study in STUDIES for f in figure_files(study)],
         template="report/report.html.j2",
     output:
         html="report/index.html",
+    localrule: True
     log:
         "results/logs/build_report.log",
     params:

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from bufrepro import config
+from bufrepro.kit import configs
+from bufrepro.pipeline import configuration
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -60,21 +61,21 @@ def base_config() -> dict[str, Any]:
     import yaml
 
     merged_files: dict[str, Any] = {}
-    for path in config.default_files():
+    for path in configuration.default_files():
         with path.open(encoding="utf-8") as fh:
-            merged_files = config.merge(merged_files, yaml.safe_load(fh))
+            merged_files = configs.merge(merged_files, yaml.safe_load(fh))
     return merged_files
 
 
 def merged(overrides: dict[str, Any]) -> dict[str, Any]:
     """The default config deep-merged with overrides, as Snakemake merges --configfile."""
-    return config.merge(base_config(), overrides)
+    return configs.merge(base_config(), overrides)
 
 
 @pytest.fixture
 def tiny_cfg() -> dict[str, Any]:
     """The validated tiny config."""
-    return config.validate(merged(TINY))
+    return configuration.validate(merged(TINY))
 
 
 def copy_repo(dest: Path) -> Path:

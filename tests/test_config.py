@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bufrepro import config
+from bufrepro.pipeline import configuration as config
 from conftest import base_config, copy_repo, merged, snakemake
 
 
@@ -19,10 +19,9 @@ def test_default_config_is_valid_and_complete() -> None:
 
 
 def test_defaults_fill_an_empty_config() -> None:
-    schema = config.load_schema()
     with pytest.raises(config.ConfigError, match="no reason given for unstated parameter"):
         # The schema's defaults give values but no reasons: assumptions must be written down.
-        config.validate({}, schema)
+        config.validate({})
 
 
 @pytest.mark.parametrize(
@@ -89,3 +88,33 @@ def test_numbers_as_text_from_snakemake_config_are_accepted() -> None:
     assert cfg["dumbbell"]["grid"]["plr"] == [0.02]
     with pytest.raises(config.ConfigError, match=r"grid.buffer\[0\]: '5.5' is not of type"):
         config.validate(merged({"dumbbell": {"grid": {"buffer": ["5.5"]}}}))
+
+
+def test_studies_default_to_every_discovered_study() -> None:
+    from bufrepro import registry
+
+    cfg = config.validate(base_config())
+    assert cfg["studies"] == registry.names()
+    assert set(registry.names()) >= {"dumbbell", "hstcp", "ramya", "vegas"}
+
+
+def test_unknown_study_and_profile_rejected(tmp_path: Path) -> None:
+    with pytest.raises(config.ConfigError, match=r"studies\[0\].*allowed: \["):
+        config.validate(merged({"studies": ["nosuch"]}))
+    with pytest.raises(config.ConfigError, match="config key profile: 'nosuch' is not a profile"):
+        config.profile_files("nosuch")
+
+
+def test_profile_merges_under_the_users_files(tmp_path: Path) -> None:
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("profile: quick\ndumbbell:\n  seeds: [7]\n")
+    cfg = config.load(mine)
+    assert cfg["dumbbell"]["seeds"] == [7]
+    assert cfg["dumbbell"]["measure"]["duration_s"] == 20  # from config/profiles/quick/
+
+
+def test_runs_per_job_names_known_studies() -> None:
+    with pytest.raises(config.ConfigError, match="runs_per_job"):
+        config.validate(merged({"runs_per_job": {"nosuch": 3}}))
+    cfg = config.validate(merged({"runs_per_job": {"dumbbell": "7"}}))
+    assert cfg["runs_per_job"] == {"dumbbell": 7}

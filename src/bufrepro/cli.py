@@ -1,4 +1,4 @@
-"""Command-line entry points the workflow's rules call: aggregate, compare, plot, report."""
+"""Command-line entry points the workflow's rules call: run-batch, aggregate, compare, plot, report."""
 
 from __future__ import annotations
 
@@ -10,68 +10,78 @@ from typing import Any
 
 import yaml
 
+from bufrepro.pipeline import configuration
+
+# Each command imports its stage when it runs: run-batch, the most frequent job, then never pays
+# for pandas, matplotlib or Jinja2's report template at start-up.
+
 
 def _config(path: str) -> dict[str, Any]:
-    from bufrepro import config
-
     with open(path, encoding="utf-8") as fh:
-        return config.validate(yaml.safe_load(fh))
+        return configuration.validate(yaml.safe_load(fh))
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m bufrepro.cli")
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run-batch", help="render, simulate and parse one batch of runs")
+    agg = sub.add_parser("aggregate", help="runs.csv, summary.csv, provenance, derived tables")
+    cmp_ = sub.add_parser("compare", help="diff, claims, coverage and the study's own tables")
+    plot = sub.add_parser("plot", help="a study's figures")
+    for p in (run, agg, cmp_, plot):
+        p.add_argument("--config", required=True, help="the validated config (YAML)")
+        p.add_argument("--study", required=True)
+    run.add_argument("--batch", required=True)
+    run.add_argument("--manifest", required=True)
+    agg.add_argument("--provenance", required=True)
+    agg.add_argument("manifests", nargs="+", help="the study's batch manifests")
+    for p in (agg, cmp_, plot):
+        p.add_argument("--tables", required=True, help="the study's tables folder")
+    plot.add_argument("--out-dir", required=True)
+    rep = sub.add_parser("report", help="the self-contained HTML report")
+    for name in ("config", "results", "template", "out"):
+        rep.add_argument(f"--{name}", required=True)
+    shw = sub.add_parser("show", help="print diffs, coverage and claims")
+    shw.add_argument("--config", required=True)
+    shw.add_argument("--results", default="results")
+    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Dispatch a subcommand; see --help."""
-    parser = argparse.ArgumentParser(prog="python -m bufrepro.cli")
-    sub = parser.add_subparsers(dest="command", required=True)
-    agg = sub.add_parser("aggregate", help="runs.csv, summary.csv and provenance of a study")
-    agg.add_argument("--study", required=True)
-    agg.add_argument("--runs", required=True)
-    agg.add_argument("--summary", required=True)
-    agg.add_argument("--provenance", required=True)
-    agg.add_argument("metrics", nargs="+", help="every run's metrics.tsv")
-    cmp_ = sub.add_parser("compare", help="diff, claims and coverage of a study")
-    for name in ("config", "study", "summary", "published", "diff", "claims", "coverage"):
-        cmp_.add_argument(f"--{name}", required=True)
-    plot = sub.add_parser("plot", help="a study's figures")
-    for name in ("study", "summary", "published", "out_dir"):
-        plot.add_argument(f"--{name.replace('_', '-')}", required=True)
-    rep = sub.add_parser("report", help="the self-contained HTML report")
-    for name in ("config", "results", "template", "out"):
-        rep.add_argument(f"--{name}", required=True)
-    args = parser.parse_args(argv)
+    args = _parser().parse_args(argv)
+    cfg = _config(args.config)
+    if args.command == "run-batch":
+        from bufrepro.pipeline import batch
 
-    if args.command == "aggregate":
-        from bufrepro import metrics
+        made = batch.run_batch(cfg, args.study, args.batch, Path(args.manifest))
+        print(f"{args.study} {args.batch}: {made} runs made")
+    elif args.command == "aggregate":
+        from bufrepro.pipeline import aggregate
 
-        n = metrics.write_study_tables(
-            args.study, args.metrics, Path(args.runs), Path(args.summary), Path(args.provenance)
+        n = aggregate.write_tables(
+            cfg, args.study, [Path(m) for m in args.manifests], Path(args.tables),
+            Path(args.provenance),
         )
         print(f"aggregated {n} runs of {args.study}")
     elif args.command == "compare":
-        from bufrepro import compare
+        from bufrepro.pipeline import compare
 
-        cfg = _config(args.config)
-        cov = compare.write_comparison(
-            args.study,
-            cfg[args.study],
-            Path(args.summary),
-            Path(args.published),
-            Path(args.diff),
-            Path(args.claims),
-            Path(args.coverage),
-        )
-        print(f"coverage {cov}")
+        print(f"coverage {compare.write_comparison(cfg, args.study, Path(args.tables))}")
     elif args.command == "plot":
-        from bufrepro import plots
+        from bufrepro.pipeline import compare
 
-        paths = plots.write_figures(
-            args.study, Path(args.summary), Path(args.published), Path(args.out_dir)
-        )
+        paths = compare.write_figures(cfg, args.study, Path(args.tables), Path(args.out_dir))
         print("figures written:", *paths)
-    else:
-        from bufrepro import report
+    elif args.command == "report":
+        from bufrepro.pipeline import report
 
-        report.build(_config(args.config), Path(args.results), Path(args.template), Path(args.out))
+        report.build(cfg, Path(args.results), Path(args.template), Path(args.out))
         print(f"report written to {args.out}")
+    else:
+        from bufrepro.pipeline import show
+
+        print(show.show(Path(args.results), cfg["studies"]))
     return 0
 
 

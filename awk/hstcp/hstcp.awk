@@ -1,0 +1,187 @@
+#!/usr/bin/gawk -f
+# hstcp.awk - bottleneck metrics of one hstcp run, from the stream tcl/hstcp/hstcp.tcl.j2 writes.
+#
+# Reads one stream (a FIFO while ns runs; see bufrepro.backends.base); $1 is the record type:
+#   M line  (first): key value pairs capacity_bps packet_bytes buffer_pkts flows t0 t1 sample_s level.
+#   Q lines: samples of the bottleneck's flow monitor, every sample_s, at t0 and at the end:
+#            $2 time (s), $3 arrivals, $4 departures, $5 drops (packets), $6 arrival bytes,
+#            $7 departure bytes, $8 queue length (packets), $9 integral of the queue length
+#            (packet-seconds, a double), then one field per flow fid:arr:dep:drop:ack:cwnd
+#            (bottleneck packets of that flow; the sender's highest ACK and cwnd_).
+#            Counters are stock ns-2 32-bit ints: they are unwrapped modulo 2^32 from one sample
+#            to the next (bytes wrap after 2^31 B, ~17 s at 1 Gb/s); a departure-byte step
+#            larger than the link could carry in the interval fails the run.
+#   ns-2 trace lines of the bottleneck: 'd' drops ($2 time, $3 from, $4 to, $6 size, $8 fid);
+#            with level events also '+', '-', 'r' (every packet).
+#   E line  (last): $2 end time.
+# Parameters (-v): t0, t1 - measurement window (s); t_end - simulated end (s); from, to -
+#   the bottleneck's nodes; bps - its capacity (bit/s); pkt - packet size on the wire (bytes).
+# Definitions (window [t0, t1], from the Q samples at exactly t0 and t1):
+#   link_utilisation      bytes departed from the bottleneck queue x 8 / (bps x (t1 - t0))
+#   loss_rate             packets dropped at the bottleneck / packets arriving there
+#   drops                 packets dropped at the bottleneck
+#   queue_avg_pkts        time-average queue length: integral difference / (t1 - t0)
+#   queue_avg_frac        queue_avg_pkts / buffer_pkts
+#   flow<f>_tput_mbps     departures of flow f x pkt x 8 / (t1 - t0) / 1e6 (fid order = RTT order)
+#   flow<f>_goodput_mbps  increase of the sender's cumulative ACK x pkt x 8 / (t1 - t0) / 1e6
+#   flow<f>_loss_rate     drops / arrivals of flow f
+#   flow<f>_cwnd_end      cwnd_ of flow f at t1 (packets)
+#   goodput_mbps          sum of the flows' goodput
+#   jain_index            (sum x)^2 / (n sum x^2) over the flows' throughput x
+#   tput_ratio_short_long throughput of the shortest-RTT flow (lowest fid) / of the longest
+#   tput_min_max_ratio    smallest / largest flow throughput
+#   trace_lines           lines read; trace_drop_lines 'd' lines of the bottleneck
+#   With level events, from the per-packet lines (cross-checks of the counters):
+#   ev_link_utilisation   bytes of '-' events in [t0, t1] x 8 / (bps x (t1 - t0))
+#   ev_queue_avg_pkts     time average of the queue rebuilt from + / - / d events
+# Accounting (the run fails, exit 3, unless all hold): first line M, last line E at t_end; no
+#   malformed line; samples at t0 and at t_end; sample times increase; counters never go
+#   down after unwrapping; departure bytes per sample interval within the link's capacity;
+#   bytes = packets x pkt in the window (up to one 40-byte SYN per flow); at the end
+#   arrivals = departures + drops + queue (aggregate), per-flow counters sum to the aggregate,
+#   every flow's arr >= dep + drop; 'd' lines = the drop counter, per flow too; with events,
+#   '-' lines = departures and '+' lines = arrivals (whole run), window departures within 2.
+BEGIN {
+    OFS = "\t"; W = 4294967296; bad = 0; nq = 0; have_t0 = 0
+    if (t0 == "" || t1 == "" || t1 <= t0 || t_end == "" || from == "" || to == "" || bps <= 0 || pkt <= 0) {
+        print "hstcp.awk: set -v t0=... -v t1=... -v t_end=... -v from=... -v to=... -v bps=... -v pkt=..." > "/dev/stderr"
+        usage = 1; exit 2
+    }
+    eps = 1e-9
+}
+function fail(msg) { if (bad < 10) print "hstcp.awk: line " NR ": " msg > "/dev/stderr"; bad++ }
+function unwrap(name, raw,    d) {
+    # unwrapped value of 32-bit counter `name` given its raw sample
+    if (!(name in U)) { U[name] = raw; R[name] = raw; if (raw < 0) fail(name " starts negative: " raw); return U[name] }
+    d = raw - R[name]
+    if (d < 0) d += W
+    R[name] = raw; U[name] += d
+    return U[name]
+}
+NR == 1 {
+    if ($1 != "M") { fail("first line is not the M line: " $0); next }
+    for (i = 2; i < NF; i += 2) meta[$i] = $(i + 1)
+    nflows = meta["flows"] + 0; buffer = meta["buffer_pkts"] + 0
+    if (meta["capacity_bps"] + 0 != bps + 0) fail("capacity " meta["capacity_bps"] " in the stream, " bps " expected")
+    if (meta["packet_bytes"] + 0 != pkt + 0) fail("packet size " meta["packet_bytes"] " in the stream, " pkt " expected")
+    if (meta["t0"] + 0 != t0 + 0 || meta["t1"] + 0 != t1 + 0) fail("window [" meta["t0"] ", " meta["t1"] "] in the stream, [" t0 ", " t1 "] expected")
+    events = (meta["level"] == "events")
+    next
+}
+ended { fail("line after the E line: " $0); next }
+$1 == "E" { ended = 1; tend = $2 + 0; next }
+$1 == "Q" {
+    if (NF != 9 + nflows) { fail("malformed sample (" NF " fields, " 9 + nflows " expected)"); next }
+    tm = $2 + 0
+    if (nq > 0 && tm < last_t - eps) fail("sample time goes back: " tm " after " last_t)
+    A = unwrap("arr", $3); D = unwrap("dep", $4); X = unwrap("drop", $5)
+    BA = unwrap("barr", $6); BD = unwrap("bdep", $7)
+    if (nq > 0) {
+        cap_bytes = bps / 8 * (tm - last_t) + pkt
+        if (BD - last_bd > cap_bytes) fail(sprintf("%.0f bytes departed in %.6f s, more than the link carries (missed counter wrap?)", BD - last_bd, tm - last_t))
+    }
+    last_bd = BD
+    qlen = $8 + 0; integ = $9 + 0
+    for (i = 10; i <= NF; i++) {
+        n = split($i, c, ":")
+        if (n != 6) { fail("malformed flow field " $i); continue }
+        f = c[1]; fid[i - 9] = f
+        FA[f] = unwrap("a" f, c[2]); FD[f] = unwrap("d" f, c[3]); FX[f] = unwrap("x" f, c[4])
+        ACK[f] = c[5] + 0; CW[f] = c[6] + 0
+    }
+    # the sample at t0 (the last one if several share that instant)
+    if (tm > t0 - eps && tm < t0 + eps) {
+        have_t0 = 1; a0 = A; d0 = D; x0 = X; bd0 = BD; i0 = integ
+        for (f in FD) { fa0[f] = FA[f]; fd0[f] = FD[f]; fx0[f] = FX[f]; ack0[f] = ACK[f] }
+    }
+    last_t = tm; nq++
+    next
+}
+NF < 12 { fail("malformed or truncated line: " $0); next }
+$3 != from || $4 != to { fail("event of another link: " $0); next }
+{ tm = $2 + 0; ev = $1 }
+ev == "d" {
+    ndrop_lines++; dropf[$8]++
+    if (events && ($12 in inq)) { advance(tm); q--; delete inq[$12] }
+    next
+}
+!events { fail("per-packet event '" ev "' in a drops-only stream"); next }
+ev == "+" { nplus++; advance(tm); q++; inq[$12] = 1; next }
+ev == "-" {
+    nminus++; advance(tm)
+    if ($12 in inq) { q--; delete inq[$12] }
+    if (tm >= t0 && tm <= t1) { evbytes += $6; evdep++ }
+    next
+}
+ev == "r" { next }
+{ fail("unknown event: " $0) }
+function advance(now,    a, b) {
+    # time-average of the event-rebuilt queue over [t0, t1]
+    a = (evlast > t0) ? evlast : t0; b = (now < t1) ? now : t1
+    if (b > a) evarea += q * (b - a)
+    evlast = now
+}
+END {
+    if (usage) exit 2
+    if (NR == 0) fail("empty stream")
+    if (!ended) fail("no E line: the stream is truncated")
+    else if (tend < t_end - eps || tend > t_end + eps) fail("stream ends at " tend ", " t_end " expected")
+    if (!have_t0) fail("no sample at t0 = " t0)
+    if (last_t < t_end - eps) fail("last sample at " last_t ", before t_end = " t_end)
+    if (A != D + X + qlen) fail(sprintf("arrivals %.0f != departures %.0f + drops %.0f + queued %d", A, D, X, qlen))
+    sa = sd = sx = 0
+    for (f in FA) {
+        sa += FA[f]; sd += FD[f]; sx += FX[f]
+        if (FA[f] < FD[f] + FX[f]) fail("flow " f ": arrivals " FA[f] " < departures " FD[f] " + drops " FX[f])
+        if ((dropf[f] + 0) != FX[f]) fail("flow " f ": " (dropf[f] + 0) " drop lines, counter says " FX[f])
+    }
+    for (f in dropf) if (!(f in FA)) fail("drop lines of unknown flow " f)
+    if (sa != A || sd != D || sx != X) fail("per-flow counters do not sum to the aggregate")
+    if (ndrop_lines + 0 != X) fail(sprintf("%d drop lines, drop counter says %.0f", ndrop_lines, X))
+    T = t1 - t0
+    dbytes = BD1 = 0
+    # window values: the end of the window is the last sample (at t_end = t1)
+    dbytes = BD - bd0; dpk = D - d0; darr = A - a0; ddrop = X - x0
+    if (dbytes > dpk * pkt || dbytes < dpk * pkt - nflows * (pkt - 40)) fail(sprintf("%.0f bytes but %.0f packets of %d B departed in the window", dbytes, dpk, pkt))
+    if (events) {
+        advance(t1)
+        if (nminus != D) fail(sprintf("%d '-' lines, departure counter says %.0f", nminus, D))
+        if (nplus != A) fail(sprintf("%d '+' lines, arrival counter says %.0f", nplus, A))
+        if (evdep - dpk > 2 || dpk - evdep > 2) fail(sprintf("%d '-' lines in the window, counters say %.0f", evdep, dpk))
+    }
+    printf "link_utilisation\t%.6f\n", dbytes * 8 / (bps * T)
+    printf "loss_rate\t%.9f\n", (darr > 0) ? ddrop / darr : 0
+    printf "drops\t%d\n", ddrop
+    printf "arrivals\t%d\n", darr
+    printf "departures\t%d\n", dpk
+    printf "queue_avg_pkts\t%.6f\n", (integ - i0) / T
+    printf "queue_avg_frac\t%.6f\n", (buffer > 0) ? (integ - i0) / T / buffer : 0
+    sum = sum2 = 0; good = 0; n = 0; xmin = -1; xmax = 0
+    for (k = 1; k <= nflows; k++) {
+        f = fid[k]
+        x = (FD[f] - fd0[f]) * pkt * 8 / T / 1e6
+        g = (ACK[f] - ack0[f]) * pkt * 8 / T / 1e6
+        fa = FA[f] - fa0[f]
+        printf "flow%s_tput_mbps\t%.6f\n", f, x
+        printf "flow%s_goodput_mbps\t%.6f\n", f, g
+        printf "flow%s_loss_rate\t%.9f\n", f, (fa > 0) ? (FX[f] - fx0[f]) / fa : 0
+        printf "flow%s_cwnd_end\t%.3f\n", f, CW[f]
+        sum += x; sum2 += x * x; good += g; n++
+        if (xmin < 0 || x < xmin) xmin = x
+        if (x > xmax) xmax = x
+        if (k == 1) xfirst = x
+        xlast = x
+    }
+    printf "goodput_mbps\t%.6f\n", good
+    printf "jain_index\t%.6f\n", (sum2 > 0) ? sum * sum / (n * sum2) : 0
+    printf "tput_ratio_short_long\t%.6f\n", (xlast > 0) ? xfirst / xlast : 0
+    printf "tput_min_max_ratio\t%.6f\n", (xmax > 0) ? xmin / xmax : 0
+    printf "trace_lines\t%d\n", NR
+    printf "trace_drop_lines\t%d\n", ndrop_lines
+    if (events) {
+        printf "ev_link_utilisation\t%.6f\n", evbytes * 8 / (bps * T)
+        printf "ev_queue_avg_pkts\t%.6f\n", evarea / T
+    }
+    if (bad > 0) { print "hstcp.awk: " bad " check(s) failed" > "/dev/stderr"; exit 3 }
+    printf "acct_ok\t1\n"
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/gawk -f
+# ramya.awk - the trace metrics of one ramya run in one streamed pass over its ns-2 trace out.tr:
+# the same "name<TAB>value" lines as the parse_trace.sh part of scripts/parse_ramya.sh
+# (awk/accounting.awk, delay.awk, throughput.awk, loss.awk, link.awk on the R1 -> R2 link),
+# byte for byte. Reads the trace once, front to back (a file, stdin or a named pipe that ns-2 is
+# still writing); everything is computed and printed in END. The small side files the scenario
+# writes beside the trace (rtt.tr, ping.tr, queue.tr) are read by ramya/side.awk after ns-2 has
+# exited; the two outputs together, sorted with LC_ALL=C, are parse_ramya.sh's metrics.tsv.
+# The trace metrics are the dumbbell's (both programs are lib/wired.awk); only the link differs.
+#
+# usage: LC_ALL=C AWKPATH=AWK_DIR/lib gawk -f AWK_DIR/ramya/ramya.awk -v t0=... -v t1=...
+#          -v t_end=... -v max_age=... -v link_from=1 -v link_to=2 -v link_bps=... TRACE|-
+#        (AWKPATH names awk/lib, where the @include files are; -f needs a path with a slash)
+# Output: the metrics below, one "name<TAB>value" line each, in LC_ALL=C order.
+# Exit: 0 - metrics printed; 2 - a parameter missing or out of range (nothing read, nothing
+#   printed); 3 - a line is malformed or an accounting check failed (the reasons on stderr, at
+#   most 10 listed, then the count): nothing printed.
+#
+# Reads (ns-2 wired trace, one event a line; lib/wired.awk):
+#   NF (fewer than 12 fields: a malformed or truncated line), $1 event (+ - r d), $2 time (s),
+#   $3 from node, $4 to node, $5 packet type, $6 size (bytes, headers included), $8 flow id,
+#   $9 source address "node.port", $10 destination address "node.port", $11 sequence number,
+#   $12 packet uid.
+# Parameters (-v): t0, t1 - the measurement window (s, t1 > t0; the pipeline: the setup's
+#   warmup_s and duration_s); t_end - the simulated end time (s; duration_s); max_age - how
+#   long before the trace's end a packet still in flight may have been seen last (s;
+#   monitor.max_in_flight_age_s); link_from, link_to - the bottleneck's end nodes (R1 = 1 and
+#   R2 = 2); link_bps - its capacity (bit/s);
+#   tcp_hdr - header bytes in a tcp packet's trace size (default 40, as ns-2).
+#
+# Data packets: type not "ack". ns-2 gives every transmission, retransmissions included, its
+# own uid, so each uid is one packet sent once. A packet's send is its first event at the node
+# of its source address ('+', or a drop there; for the delay, its first '+' there); its receipt
+# is an 'r' whose to-node is the node of its destination address (per-hop 'r' events at routers
+# are not receipts).
+# Definitions, accounting (lib/accounting.awk; data packets, the whole trace):
+#   acct_sent        packets with an event at their source node ('+', or a drop there)
+#   acct_received    packets with an 'r' at the node of their destination address
+#   acct_dropped     packets with a 'd' event anywhere
+#   acct_in_flight   acct_sent - acct_received - acct_dropped
+#   acct_trace_end   time of the last event in the trace
+#   acct_ok          1 when every check passed (otherwise the program exits 3 and prints why)
+#   Checks: no malformed line; no packet received or dropped that was never sent; no packet
+#   received or dropped twice; every packet in flight at the end was seen within max_age of the
+#   trace's end; the trace reaches t_end - max_age; the trace is not empty.
+# Definitions, delay (lib/delay.awk; data packets sent within [t0, t1]; for each type T):
+#   T_delay_pkts      number of packets sent in the window and received at their destination
+#   T_delay_ms_mean   mean of (receipt time - send time) over those packets, in ms
+#   T_delay_ms_max    largest such delay, in ms
+#   T_delay_ms_p95    95th percentile (nearest rank) of those delays, in ms
+#   (dropped packets have no delay)
+# Definitions, throughput (lib/throughput.awk; receipts with time in [t0, t1]; for each data
+# type T received at any time):
+#   T_rx_bytes          sum of trace sizes of type-T receipts (retransmitted copies included)
+#   T_throughput_kbps   T_rx_bytes * 8 / (t1 - t0) / 1000
+#   T_goodput_kbps      payload bytes of the first receipt of each (flow id, sequence number)
+#                       * 8 / (t1 - t0) / 1000; payload = size - tcp_hdr for tcp, size otherwise.
+#                       A duplicate (same flow and sequence number received again) adds nothing.
+#   T_rx_pkts           number of type-T receipts
+# Definitions, loss (lib/loss.awk; events with time in [t0, t1]; for each type T on any line,
+# "ack" included; ping packets are type "ping"):
+#   T_sent_pkts        type-T packets whose first event at their source node (a '+' or a drop
+#                      there) falls in the window
+#   T_drops_queue      'd' events of a packet that had a '+' on that link and no '-' yet: the
+#                      queue (DropTail overflow, RED early or forced drop) discarded it
+#   T_drops_link       'd' events of a packet with no '+' on that link (an error model at the
+#                      link head, as ns-2's lossmodel installs it) or already dequeued there
+#                      (an error model after the queue)
+#   T_drops_total      T_drops_queue + T_drops_link
+#   T_loss_rate        T_drops_total / T_sent_pkts (empty when nothing was sent)
+# Definitions, the bottleneck (lib/link.awk; events on link_from -> link_to):
+#   link_utilisation     bits of packets whose transmission starts ('-' on the link) in
+#                        [t0, t1], divided by link_bps * (t1 - t0)
+#   link_queue_avg_pkts  time average over [t0, t1] of the queue length in packets, where the
+#                        queue grows by one at each '+' on the link and shrinks by one at each
+#                        '-' and at each 'd' of a packet that had a '+' there but no '-' (a queue
+#                        drop); link-head drops (error model) never entered the queue
+#   link_queue_max_pkts  largest queue length held for a positive time within [t0, t1] (a '+'
+#                        and a '-' at the same instant do not count as a longer queue)
+#   link_departed_pkts   '-' events on the link in [t0, t1]
+BEGIN { PROG = "ramya.awk" }
+
+@include "wired.awk"

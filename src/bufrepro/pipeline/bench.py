@@ -1,0 +1,109 @@
+"""Benchmarks: a run's cost against ns alone (untraced), and the workflow's against its runs'."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import resource
+import shutil
+import subprocess
+import time
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from bufrepro import backends, registry
+from bufrepro.backends.base import RunSpec, execute, write_inputs
+from bufrepro.kit.grid import RunPoint
+from bufrepro.pipeline import plan
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def untraced(spec: RunSpec, overrides: Mapping[str, Any]) -> RunSpec:
+    """The same run with the study's tracing switched off (its `untraced` template variables)."""
+    record = {**spec.record, "params": {**spec.params, **overrides}}
+    return dataclasses.replace(spec, record=record)
+
+
+def floor_run(backend: Any, spec: RunSpec) -> tuple[float, float]:
+    """(wall, CPU) seconds of the simulator alone on the untraced scenario."""
+    name, text = backend.scenario(spec)
+    write_inputs(spec, name, text)
+    cpu0, t0 = _children_cpu(), time.monotonic()
+    subprocess.run(
+        backend.simulate(spec), cwd=spec.run_dir, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL, check=True,
+    )
+    return time.monotonic() - t0, _children_cpu() - cpu0
+
+
+def pipeline_run(backend: Any, spec: RunSpec) -> tuple[float, float]:
+    """(wall, CPU) seconds of the pipeline's run: render, simulate, stream, parse, check, keep."""
+    cpu0, own0, t0 = _children_cpu(), time.process_time(), time.monotonic()
+    execute(backend, spec)
+    cpu = _children_cpu() - cpu0 + time.process_time() - own0
+    return time.monotonic() - t0, cpu
+
+
+def sample(points: Sequence[RunPoint], k: int) -> list[RunPoint]:
+    """k runs spread evenly over the grid (all of them when k >= the grid)."""
+    if k >= len(points):
+        return list(points)
+    step = len(points) / k
+    return [points[int(i * step)] for i in range(k)]
+
+
+def run_costs(cfg: Mapping[str, Any], name: str, k: int, work: Path) -> dict[str, float]:
+    """Untraced ns against the pipeline's run, interleaved run by run over a sample of k runs."""
+    study = registry.get(name)
+    backend = backends.get(study.backend, cfg)
+    totals = dict.fromkeys(("floor_wall", "floor_cpu", "run_wall", "run_cpu"), 0.0)
+    points = sample(study.runs(cfg[name]), k)
+    for i, point in enumerate(points):
+        spec = plan.spec(cfg, point)
+        fw, fc = floor_run(backend, dataclasses.replace(
+            untraced(spec, study.untraced), run_dir=work / name / f"floor{i}"))
+        rw, rc = pipeline_run(backend, dataclasses.replace(spec, run_dir=work / name / f"run{i}"))
+        for key, value in zip(totals, (fw, fc, rw, rc), strict=True):
+            totals[key] += value
+    totals["runs"] = len(points)
+    return totals
+
+
+def floor_all(cfg: Mapping[str, Any], names: Sequence[str], cores: int, work: Path) -> float:
+    """Summed wall seconds of every configured run untraced, run `cores` at a time."""
+    jobs = []
+    for name in names:
+        study = registry.get(name)
+        backend = backends.get(study.backend, cfg)
+        for i, point in enumerate(study.runs(cfg[name])):
+            spec = untraced(plan.spec(cfg, point), study.untraced)
+            jobs.append((backend, dataclasses.replace(spec, run_dir=work / name / f"f{i}")))
+    with ThreadPoolExecutor(max_workers=cores) as pool:
+        walls = list(pool.map(lambda job: floor_run(*job)[0], jobs))
+    return float(sum(walls))
+
+
+def workflow_wall(repo: Path, work: Path, cores: int, args: Sequence[str]) -> float:
+    """Wall seconds of `snakemake --cores N ARGS` in a fresh copy of the repository."""
+    files = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard"], cwd=repo, capture_output=True,
+        text=True, check=True,
+    ).stdout.split()
+    for rel in files:
+        if (repo / rel).is_file() and not rel.startswith("results/"):
+            (work / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(repo / rel, work / rel)
+    snakemake = Path(os.environ.get("VIRTUAL_ENV", "")) / "bin" / "snakemake"
+    exe = str(snakemake) if snakemake.is_file() else "snakemake"
+    t0 = time.monotonic()
+    subprocess.run(
+        [exe, "--cores", str(cores), "--quiet", "all", *args], cwd=work, check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    return time.monotonic() - t0

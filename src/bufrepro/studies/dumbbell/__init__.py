@@ -1,0 +1,120 @@
+"""The dumbbell study: Ahmad et al., DropTail (seed 000) and RED (seed 001), Tables 3-5."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from bufrepro.kit.grid import RunPoint
+from bufrepro.kit.study import Block, Study, Tables
+from bufrepro.studies.dumbbell import params as run_params
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+
+class Dumbbell(Study):
+    """Three TCP flows and one CBR flow over a lossy low-bandwidth bottleneck, buffer swept."""
+
+    name = "dumbbell"
+    title = "Ahmad et al.: buffer sizes for heterogeneous traffic, DropTail (000) and RED (001)"
+    template = "dumbbell/dumbbell.tcl.j2"
+    parser = "dumbbell/dumbbell.awk"
+    stream = run_params.TRACE_FILE
+    runs_per_job = 50
+    grid_keys = ("queue", "plr", "bottleneck_mbps", "buffer")
+    path_labels: ClassVar[Mapping[str, str]] = MappingProxyType(
+        {"queue": "", "plr": "plr", "bottleneck_mbps": "bw", "buffer": "buf"}
+    )
+    unstated = (
+        "topology.access_delay_ms",
+        "topology.bottleneck_delay_ms",
+        "topology.access_queue_pkts",
+        "topology.reverse_queue_pkts",
+        "tcp.agent",
+        "tcp.tick_s",
+        "tcp.start_s",
+        "tcp.start_jitter_s",
+        "cbr.packet_bytes",
+        "cbr.interval_s",
+        "cbr.start_s",
+        "red.min_th_frac",
+        "red.max_th_frac",
+        "red.q_weight",
+        "red.max_p",
+        "red.gentle",
+        "red.mean_pktsize_bytes",
+        "measure.duration_s",
+        "measure.warmup_s",
+    )
+    reported = (
+        "tcp_delay_ms_mean",
+        "tcp_throughput_kbps",
+        "tcp_goodput_kbps",
+        "tcp_drops_total",
+        "tcp_drops_queue",
+        "tcp_drops_link",
+        "tcp_loss_rate",
+        "cbr_throughput_kbps",
+        "cbr_loss_rate",
+        "cbr_drops_queue",
+        "cbr_drops_link",
+        "link_utilisation",
+        "link_queue_avg_pkts",
+    )
+    report_metrics = (
+        "tcp_delay_ms_mean",
+        "tcp_throughput_kbps",
+        "tcp_drops_total",
+        "tcp_drops_queue",
+        "tcp_drops_link",
+        "cbr_throughput_kbps",
+        "cbr_loss_rate",
+        "link_utilisation",
+    )
+    figures = ("delay_vs_buffer", "throughput_vs_buffer", "delay_vs_throughput")
+    # The terminal view of the diff: the columns the old generic view showed for this study.
+    diff_view = (
+        "table",
+        "queue",
+        "side",
+        "plr",
+        "bottleneck_mbps",
+        "buffer",
+        "published_column",
+        "published",
+        "ours_mean",
+        "ci_low",
+        "ci_high",
+        "rel_diff",
+        "in_ci",
+    )
+
+    def check(self, block: Block) -> list[str]:
+        """warmup_s below duration_s, and RED's min_th_frac below max_th_frac."""
+        return run_params.config_problems(self.name, block)
+
+    def params(self, block: Block, point: RunPoint) -> dict[str, Any]:
+        """Template variables of one run."""
+        return run_params.params(block, point)
+
+    def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
+        """Parser variables of one run."""
+        return run_params.parse_args(block, point)
+
+    def compare(self, block: Block, tables: Tables) -> dict[str, pd.DataFrame]:
+        """{"diff", "claims"} from the summary and the published table."""
+        from bufrepro.studies.dumbbell.compare import compare
+
+        return compare(block, tables["summary"], tables["published"])
+
+    def draw(self, block: Block, tables: Tables) -> dict[str, Figure]:
+        """Delay and throughput vs buffer, and delay vs throughput."""
+        from bufrepro.studies.dumbbell.plots import draw
+
+        return draw(tables["summary"], tables["published"])
+
+
+STUDY = Dumbbell()

@@ -1,0 +1,24 @@
+"""The dumbbell grid's keys, and cell-mean tables (delay, throughput) of ours and of the paper's."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from bufrepro.kit.stats import wide_means
+
+KEYS = ("queue", "plr", "bottleneck_mbps", "buffer")
+
+
+def paper_cells(published: pd.DataFrame) -> pd.DataFrame:
+    """The paper's table as cell means (existing and proposed rows of one cell averaged)."""
+    cells = published.groupby(list(KEYS), sort=True)[["tcp_delay_ms", "tcp_throughput_kbps"]].mean()
+    return cells.reset_index().rename(
+        columns={"tcp_delay_ms": "delay", "tcp_throughput_kbps": "throughput"}
+    )
+
+
+def our_cells(summary: pd.DataFrame) -> pd.DataFrame:
+    """Our cell means with the columns the claims read (delay, throughput)."""
+    return wide_means(summary, KEYS).rename(
+        columns={"tcp_delay_ms_mean": "delay", "tcp_throughput_kbps": "throughput"}
+    )

@@ -1,0 +1,34 @@
+"""The dumbbell diff (every published row beside our mean and CI) and the claims' verdicts."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from bufrepro.kit.claims import evaluate_claims
+from bufrepro.kit.diff import diff_published
+from bufrepro.kit.study import Block
+from bufrepro.studies.dumbbell.cells import KEYS, our_cells, paper_cells
+from bufrepro.studies.dumbbell.claims import CLAIMS, SEED_FILES
+
+# Published column -> our metric.
+PUBLISHED_METRICS = {
+    "tcp_delay_ms": "tcp_delay_ms_mean",
+    "tcp_throughput_kbps": "tcp_throughput_kbps",
+    "packets_lost": "tcp_drops_total",
+}
+
+
+def compare(
+    block: Block, summary: pd.DataFrame, published: pd.DataFrame
+) -> dict[str, pd.DataFrame]:
+    """{"diff", "claims"}: each published value against ours, each claim on ours and the paper's."""
+    diff = diff_published(published, summary, KEYS, PUBLISHED_METRICS)
+    claims = evaluate_claims(
+        our_cells(summary),
+        paper_cells(published),
+        CLAIMS,
+        dict(block["claims"]),
+        scope_key="queue",
+        seed_files=SEED_FILES,
+    )
+    return {"diff": diff, "claims": claims}

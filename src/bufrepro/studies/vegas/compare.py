@@ -1,0 +1,52 @@
+"""The vegas study's comparison: Tables II-VI diffed, the claims, the notes and Tables V-VI."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from bufrepro.kit.claims import evaluate_claims
+from bufrepro.kit.study import Block, Tables
+from bufrepro.studies.vegas.bdp import bdp_diff, bdp_report
+from bufrepro.studies.vegas.claims import (
+    ALL,
+    DIFFED,
+    claims_for,
+    our_claim_cells,
+    paper_claim_cells,
+)
+from bufrepro.studies.vegas.notes import notes
+from bufrepro.studies.vegas.params import SEED_FILE
+from bufrepro.studies.vegas.tables import TABLES, reading_of, table_diff
+
+
+def diff(block: Block, summary: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
+    """The diff of Tables II-IV (against their readings) and V-VI (computed from the config)."""
+    sim = pd.concat(
+        [table_diff(published, summary, t, reading_of(block, t)) for t in TABLES],
+        ignore_index=True,
+    )
+    return pd.concat([sim, bdp_diff(block, published)], ignore_index=True)
+
+
+def claims(block: Block, summary: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
+    """The claims' verdicts on our cells and on the paper's own tables, in both scopes."""
+    return evaluate_claims(
+        our_claim_cells(block, summary),
+        paper_claim_cells(block, published),
+        claims_for(block),
+        dict(block["claims"]),
+        scope_key="scope",
+        seed_files={DIFFED: SEED_FILE, ALL: SEED_FILE},
+    )
+
+
+def compare(block: Block, tables: Tables) -> dict[str, pd.DataFrame]:
+    """diff, claims, notes and bdp (Tables V-VI as computed beside our Table IV cells) from the
+    runs, the summary and the published table."""
+    summary, published, runs = tables["summary"], tables["published"], tables["runs"]
+    return {
+        "diff": diff(block, summary, published),
+        "claims": claims(block, summary, published),
+        "notes": notes(block, summary, published, runs),
+        "bdp": bdp_report(block, summary),
+    }

@@ -1,0 +1,43 @@
+"""A test double of a simulator backend: its 'scenario' is a gawk program writing a tiny trace."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from bufrepro.backends.base import RunSpec
+
+SCENARIO = """BEGIN {{
+    for (i = 1; i <= {packets}; i++) print i * 0.5, "{kind}", 100 > "{stream}"
+    close("{stream}")
+    if ({fail}) exit 3
+    if (!{quiet}) print "BUFREPRO_DONE", {packets} * 0.5
+}}
+"""
+
+
+class Fake:
+    """Renders an AWK 'scenario', runs it with gawk, and reports its finish marker."""
+
+    name = "fake"
+
+    def scenario(self, spec: RunSpec) -> tuple[str, str]:
+        """scenario.awk from the record's params."""
+        return "scenario.awk", SCENARIO.format(stream=spec.stream, **spec.params)
+
+    def simulate(self, spec: RunSpec) -> list[str]:
+        """gawk -f scenario.awk."""
+        return ["gawk", "-f", "scenario.awk"]
+
+    def identity(self, spec: RunSpec) -> dict[str, str]:
+        """A fixed identity."""
+        return {"ns_binary": "gawk", "ns_package": "fake", "ns_sha256": "0", "ns_version": "1"}
+
+    def finish_time(self, stdout: str) -> float | None:
+        """The time on the BUFREPRO_DONE line."""
+        match = re.search(r"^BUFREPRO_DONE (\S+)$", stdout, re.MULTILINE)
+        return float(match.group(1)) if match else None
+
+    def requires(self, options: Mapping[str, str]) -> list[str]:
+        """Nothing to build."""
+        return []

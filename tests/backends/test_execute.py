@@ -1,0 +1,84 @@
+"""The generic run steps (render, simulate, stream into the parser) with a test double backend."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bufrepro.backends.base import RunFailed, RunSpec, execute
+from fake_backend import Fake
+
+PARSER = str(Path(__file__).with_name("count.awk"))
+
+
+def spec(where: Path, **params: Any) -> RunSpec:
+    values = {"packets": 4, "kind": "tcp", "fail": 0, "quiet": 0, **params}
+    return RunSpec(
+        run_dir=where,
+        study="fake",
+        record={"study": "fake", "seed": 1, "template": "-", "params": values},
+        template="-",
+        parser=PARSER,
+        parser_args={"t0": 1.0},
+    )
+
+
+def metrics(where: Path) -> dict[str, str]:
+    lines = (where / "metrics.tsv").read_text().splitlines()
+    return dict(line.split("\t") for line in lines)
+
+
+def test_streams_the_trace_into_the_parser(tmp_path: Path) -> None:
+    assert execute(Fake(), spec(tmp_path / "r")) == "ran"
+    # Times 0.5, 1.0, 1.5, 2.0: three at or after t0 = 1.
+    assert metrics(tmp_path / "r") == {"acct_ok": "1", "bytes": "300", "events": "3"}
+    assert not (tmp_path / "r" / "out.tr").exists()  # the named pipe is gone, no trace on disk
+    meta = json.loads((tmp_path / "r" / "run.json").read_text())
+    assert meta["finished_at_sim_s"] == 2.0 and meta["streamed"] is True
+    assert json.loads((tmp_path / "r" / "params.json").read_text())["params"]["packets"] == 4
+    assert (tmp_path / "r" / "scenario.awk").is_file()
+
+
+def test_a_current_run_is_not_run_again_a_changed_one_is(tmp_path: Path) -> None:
+    assert execute(Fake(), spec(tmp_path / "r")) == "ran"
+    assert execute(Fake(), spec(tmp_path / "r")) == "current"
+    assert execute(Fake(), spec(tmp_path / "r", packets=6)) == "ran"
+    assert metrics(tmp_path / "r")["events"] == "5"
+
+
+def test_keep_traces_keeps_the_stream_as_a_file(tmp_path: Path) -> None:
+    execute(Fake(), spec(tmp_path / "r"), keep_traces=True)
+    assert (tmp_path / "r" / "out.tr").read_text().count("\n") == 4
+    assert metrics(tmp_path / "r")["events"] == "3"
+
+
+@pytest.mark.parametrize(
+    ("params", "reason"),
+    [
+        ({"fail": 1}, "simulator exit code 3"),
+        # Dies before it opens the stream: the parser waiting on the pipe must still finish.
+        ({"packets": 0, "fail": 1}, "simulator exit code 3"),
+        ({"quiet": 1}, "no finish marker"),
+        ({"kind": "tcp x"}, "parser exit code 4"),
+    ],
+)
+def test_a_failed_run_names_itself_and_keeps_no_metrics(
+    tmp_path: Path, params: dict[str, Any], reason: str
+) -> None:
+    with pytest.raises(RunFailed) as err:
+        execute(Fake(), spec(tmp_path / "r", **params))
+    text = str(err.value)
+    assert str(tmp_path / "r") in text and reason in text
+    assert "reproduce with: cd " in text and "mkfifo out.tr" in text
+    assert not (tmp_path / "r" / "metrics.tsv").exists()
+    assert not (tmp_path / "r" / "run.json").exists()
+
+
+def test_a_failed_run_after_a_good_one_removes_the_old_metrics(tmp_path: Path) -> None:
+    execute(Fake(), spec(tmp_path / "r"))
+    with pytest.raises(RunFailed):
+        execute(Fake(), spec(tmp_path / "r", quiet=1))
+    assert not (tmp_path / "r" / "metrics.tsv").exists()

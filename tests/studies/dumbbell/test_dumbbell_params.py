@@ -1,0 +1,56 @@
+"""Template and parser variables of a dumbbell run, and the config checks the schema can't see."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from bufrepro.kit.grid import RunPoint
+from bufrepro.studies.dumbbell import STUDY
+from bufrepro.studies.dumbbell.params import config_problems
+
+
+def _point(queue: str, buffer: int, bw: float = 0.5) -> RunPoint:
+    values = (("queue", queue), ("plr", 0.05), ("bottleneck_mbps", bw), ("buffer", buffer))
+    return RunPoint("dumbbell", values, 1)
+
+
+def test_red_thresholds_derived_from_buffer(tiny_cfg: dict[str, Any]) -> None:
+    block = tiny_cfg["dumbbell"]
+    params = STUDY.params(block, _point("RED", 5))
+    assert params["red_min_th"] == 1.25 and params["red_max_th"] == 3.75
+    small = STUDY.params(block, _point("RED", 2))
+    assert small["red_min_th"] == 1.0 and small["red_max_th"] == 2.0
+
+
+def test_parse_args_name_window_and_bottleneck(tiny_cfg: dict[str, Any]) -> None:
+    args = STUDY.parse_args(tiny_cfg["dumbbell"], _point("DropTail", 5, bw=0.05))
+    assert args == {
+        "t0": 1,
+        "t1": 5,
+        "t_end": 5,
+        "max_age": 4,
+        "link_from": 4,
+        "link_to": 5,
+        "link_bps": 50000,
+    }
+
+
+def test_valid_block_has_no_problems(tiny_cfg: dict[str, Any]) -> None:
+    assert STUDY.check(tiny_cfg["dumbbell"]) == []
+
+
+def test_warmup_must_precede_end(tiny_cfg: dict[str, Any]) -> None:
+    block = copy.deepcopy(tiny_cfg["dumbbell"])
+    block["measure"].update(duration_s=10, warmup_s=10)
+    assert STUDY.check(block) == [
+        "config key dumbbell.measure.warmup_s: 10 must be below dumbbell.measure.duration_s (10)"
+    ]
+
+
+def test_red_thresholds_must_be_ordered(tiny_cfg: dict[str, Any]) -> None:
+    block = copy.deepcopy(tiny_cfg["dumbbell"])
+    block["red"].update(min_th_frac=0.75, max_th_frac=0.5)
+    assert config_problems("dumbbell", block) == [
+        "config key dumbbell.red.min_th_frac: must be below red.max_th_frac (0.75 >= 0.5)"
+    ]

@@ -1,0 +1,27 @@
+"""Config problems the schema cannot see, each naming its key (checks.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bufrepro.pipeline import configuration
+from conftest import merged
+
+
+@pytest.mark.parametrize(
+    ("override", "message"),
+    [
+        ({"grid": {"scenario": ["s9"]}}, "is not defined under hstcp.scenarios"),
+        ({"measure": {"sample_s": 20}}, "byte counters need fewer than 2\\^31"),
+        ({"tcp": {"start_jitter_s": 12}}, "every flow must start before"),
+        ({"scenarios": {"s1": {"rtt_min_ms": 90}}}, "must exceed"),
+        ({"twoflow": {"warmup_s": 100}}, "twoflow.warmup_s"),
+        ({"measure": {"warmup_s": 40}}, "hstcp.measure.warmup_s: 40 must be below"),
+        ({"red": {"min_th_frac": 1.0}}, "hstcp.red.min_th_frac: must be below red.max_th_frac"),
+    ],
+)
+def test_semantic_checks_name_the_key(override: dict[str, Any], message: str) -> None:
+    with pytest.raises(configuration.ConfigError, match=message):
+        configuration.validate(merged({"hstcp": override}))

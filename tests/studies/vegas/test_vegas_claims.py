@@ -1,0 +1,70 @@
+"""The vegas study's claims on synthetic tables of cell means."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from bufrepro.kit.claims import verdict as judge
+from bufrepro.pipeline import configuration
+from bufrepro.studies.vegas.claims import claims_for
+
+THRESHOLDS: dict[str, float] = {"holds_frac": 0.8, "x_tolerance": 0.05, "fit_frac": 0.25}
+
+
+def verdict(claim_id: str, cells: pd.DataFrame) -> str:
+    block = configuration.load()["vegas"]
+    claim = next(c for c in claims_for(block) if c.claim_id == claim_id)
+    return judge(claim.check(cells, THRESHOLDS), THRESHOLDS["holds_frac"])
+
+
+def packet_cells(rows: list[tuple[str, int, float, float]]) -> pd.DataFrame:
+    """Claim cells of the packet setup from (variant, packet size, delay, throughput)."""
+    return pd.DataFrame(
+        [
+            {"setup": "packet", "variant": v, "packet_bytes": p, "rtt_ms": 108, "buffer": 50,
+             "start_s": 12.0, "delay": d, "tput": t, "eff": 99.0, "ratio": d / t}
+            for v, p, d, t in rows
+        ]
+    )  # fmt: skip
+
+
+def rtt_cells(tputs: dict[int, float]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {"setup": "rtt", "variant": "spacing", "packet_bytes": 512, "rtt_ms": r, "buffer": 50,
+             "start_s": 12.0, "delay": r / 2 + 20, "tput": t, "eff": 99.0, "ratio": 0.1}
+            for r, t in tputs.items()
+        ]
+    )  # fmt: skip
+
+
+def test_spacing_claims() -> None:
+    better = packet_cells([("standard", 512, 70, 200), ("spacing", 512, 60, 300)])
+    worse = packet_cells([("standard", 512, 60, 300), ("spacing", 512, 70, 200)])
+    for claim_id in ("spacing_lowers_delay", "spacing_raises_throughput"):
+        assert verdict(claim_id, better) == "holds" and verdict(claim_id, worse) == "fails"
+
+
+def test_packet_size_claims() -> None:
+    paper_shape = packet_cells(
+        [("spacing", 64, 54, 24), ("spacing", 128, 54.5, 35), ("spacing", 256, 58, 67),
+         ("spacing", 512, 72, 316), ("spacing", 1024, 77, 228)]
+    )  # fmt: skip
+    assert verdict("best_packet_512", paper_shape) == "holds"
+    assert verdict("ratio_falls_until_512", paper_shape) == "holds"
+    assert verdict("delay_rises_with_packet_size", paper_shape) == "holds"
+    linear = packet_cells([("spacing", p, 50 + p / 100, p) for p in (64, 128, 256, 512, 1024)])
+    assert verdict("best_packet_512", linear) == "fails"  # 1024 B would be best
+
+
+def test_upper_boundary_and_x() -> None:
+    stated = {r: (800.0 if r >= 100 else 200.0) for r in range(40, 151, 10)}
+    assert verdict("rtt_upper_boundary", rtt_cells(stated)) == "holds"
+    assert verdict("x_0835", rtt_cells(stated)) == "holds"
+    # The paper's own Table IV: 60 and 80 ms join the high group, so X is about 1.0, not 0.835.
+    table4 = {40: 248, 50: 216, 60: 848, 70: 171, 80: 836, 90: 142, 100: 816, 110: 818,
+              120: 804, 130: 794, 140: 800, 150: 777}  # fmt: skip
+    assert verdict("x_0835", rtt_cells({k: float(v) for k, v in table4.items()})) == "fails"
+    assert verdict("rtt_upper_boundary", rtt_cells({k: float(v) for k, v in table4.items()})) in (
+        "partly", "fails"
+    )  # fmt: skip
