@@ -39,6 +39,6 @@ for _rules in RULE_FILES:
 
 rule all:
     default_target: True
-    localrule: True
     input:
         final_outputs(),
+    localrule: True

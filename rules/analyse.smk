@@ -17,13 +17,13 @@ for _study in STUDIES:
             summary=f"{_tables}/summary.csv",
             provenance=f"results/{_study}/provenance.json",
             derived=[f"{_tables}/{t}.csv" for t in _spec.derived],
-        localrule: True
         log:
             f"results/{_study}/logs/aggregate_metrics.log",
+        localrule: True
         params:
             python=sys.executable,
             study=_study,
-            tables=_tables,
+            tables=lambda w, output: str(Path(output.summary).parent),
         shell:
             "{params.python} -m bufrepro.cli aggregate --config {input.config}"
             " --study {params.study} --tables {params.tables}"
@@ -44,13 +44,13 @@ for _study in STUDIES:
             claims=f"{_tables}/claims.csv",
             coverage=f"{_tables}/coverage.json",
             own=[f"{_tables}/{t}.csv" for t in _spec.tables],
-        localrule: True
         log:
             f"results/{_study}/logs/compare_published.log",
+        localrule: True
         params:
             python=sys.executable,
             study=_study,
-            tables=_tables,
+            tables=lambda w, output: str(Path(output.diff).parent),
         shell:
             "{params.python} -m bufrepro.cli compare --config {input.config}"
             " --study {params.study} --tables {params.tables} > {log} 2>&1"
@@ -81,16 +81,17 @@ for _study in STUDIES:
                 )
                 for f in _spec.figures
             ],
-        localrule: True
         log:
             f"results/{_study}/logs/plot_figures.log",
+        localrule: True
         params:
             python=sys.executable,
             study=_study,
-            tables=_tables,
+            tables=lambda w, input: str(Path(input.tables[0]).parent),
+            figures=lambda w, output: str(Path(output[0]).parent),
         shell:
             "{params.python} -m bufrepro.cli plot --config {input.config} --study {params.study}"
-            " --tables {params.tables} --out-dir results/{params.study}/figures > {log} 2>&1"
+            " --tables {params.tables} --out-dir {params.figures} > {log} 2>&1"
 
 
 rule show_diff:
@@ -99,9 +100,9 @@ rule show_diff:
         diff=expand("results/{study}/tables/diff.csv", study=STUDIES),
         claims=expand("results/{study}/tables/claims.csv", study=STUDIES),
         coverage=expand("results/{study}/tables/coverage.json", study=STUDIES),
-    localrule: True
     log:
         "results/logs/show_diff.log",
+    localrule: True
     params:
         python=sys.executable,
     shell:

@@ -74,8 +74,6 @@ def batch_inputs(wildcards):
     return BATCH_INPUTS[wildcards.study]
 
 
-
-
 def figure_files(study):
     """The figures a study draws."""
     return [f"results/{study}/figures/{f}.png" for f in registry.get(study).figures]

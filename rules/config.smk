@@ -5,9 +5,9 @@
 rule write_config:
     output:
         "results/config.validated.yaml",
-    localrule: True
     log:
         "results/logs/write_config.log",
+    localrule: True
     params:
         text=yaml.safe_dump(CFG, sort_keys=True),
     run:
@@ -18,9 +18,9 @@ rule write_config:
 rule write_study_config:
     output:
         "results/{study}/config.yaml",
-    localrule: True
     log:
         "results/{study}/logs/write_study_config.log",
+    localrule: True
     params:
         text=lambda w: yaml.safe_dump(study_config(w.study), sort_keys=True),
     run:

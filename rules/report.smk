@@ -14,9 +14,9 @@ rule build_report:
         template="report/report.html.j2",
     output:
         html="report/index.html",
-    localrule: True
     log:
         "results/logs/build_report.log",
+    localrule: True
     params:
         python=sys.executable,
     shell:

@@ -52,10 +52,14 @@ def _cycles(graph: grimp.ImportGraph) -> list[list[str]]:
 def test_no_import_cycle() -> None:
     # Imports inside functions count too: a cycle hidden in a function is still a cycle.
     graph = grimp.build_graph("bufrepro", include_external_packages=False)
-    packages = {m for m in graph.modules if (SRC / Path(*m.split(".")[1:]) / "__init__.py").exists()}
+    packages = {
+        m for m in graph.modules if (SRC / Path(*m.split(".")[1:]) / "__init__.py").exists()
+    }
     # A package's __init__ importing its own submodules is not a cycle between concepts.
     cycles = [
-        c for c in _cycles(graph) if not any(a in packages and b.startswith(a + ".") for a, b in zip(c, c[1:]))
+        c
+        for c in _cycles(graph)
+        if not any(a in packages and b.startswith(a + ".") for a, b in zip(c, c[1:], strict=False))
     ]
     assert cycles == []
 
@@ -76,3 +80,15 @@ def test_module_is_small_and_documented(path: Path) -> None:
     doc = ast.get_docstring(ast.parse(text))
     assert doc, f"{path} has no module docstring"
     assert "\n" not in doc.strip(), f"{path}: the module docstring is not one line"
+
+
+def test_finding_and_planning_the_studies_stays_light() -> None:
+    # Every Snakemake start (and every batch job) imports the registry and plans: no pandas,
+    # matplotlib or scipy there, or planning a large grid would be slow.
+    code = (
+        "import sys; from bufrepro import registry; from bufrepro.pipeline import plan, batch;"
+        "registry.discover();"
+        "print(sorted(m for m in ('pandas', 'matplotlib', 'scipy') if m in sys.modules))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert proc.stdout.strip() == "[]"

@@ -4,7 +4,7 @@ Opt-in (BUFREPRO_TEST_SLURM=1): needs root; tests/infra/slurm.sh installs Debian
 munge if missing, starts munge + slurmctld + slurmd (every PID recorded) and stops them again,
 whatever the test's outcome. The quick profile runs in a copy of the repo through the profile;
 its tables must equal a local run's byte for byte, and the simulations must be batched into a
-few cluster jobs (groups). Prints the cluster run's time vs the local one and the job count.
+few cluster jobs (one per batch of runs). Prints the cluster run's time vs the local one and the job count.
 """
 
 from __future__ import annotations
@@ -30,9 +30,11 @@ pytestmark = [
 ]
 
 SCRIPT = repro.INFRA / "slurm.sh"
-# "Job 12 has been submitted with SLURM jobid 7 (log: .../slurm_logs/group_sim_.../7.log)."
+# "Job 12 has been submitted with SLURM jobid 7 (log: .../slurm_logs/rule_run_batch/.../7.log)."
 SUBMITTED = re.compile(r"has been submitted with SLURM jobid (\d+) \(log: .*?slurm_logs/([^/]+)/")
-SIM_RULES = ("render_tcl", "run_ns2", "parse_trace")
+# The only rules that go to the cluster: batches of runs (and hstcp's two-flow runs).
+CLUSTER_RULES = {"rule_run_batch", "rule_run_twoflow"}
+BATCHES = re.compile(r"^run_batch\s+(\d+)\s*$", re.MULTILINE)
 TOTAL = re.compile(r"^total\s+(\d+)\s*$", re.MULTILINE)
 
 
@@ -73,12 +75,13 @@ def test_slurm_profile_reproduces_quick_tables(
     log = cluster.log.read_text(errors="replace")
     assert cluster.returncode == 0, f"SLURM run failed:\n{cluster.tail(60)}"
 
-    submitted = dict(SUBMITTED.findall(log))  # SLURM job id -> rule_NAME or group_NAME_...
+    submitted = dict(SUBMITTED.findall(log))  # SLURM job id -> rule_NAME
     job_ids = set(submitted)
     kinds = sorted({kind for kind in submitted.values()})
-    groups = [jid for jid, kind in submitted.items() if kind.startswith("group_sim")]
+    batches = [jid for jid, kind in submitted.items() if kind == "rule_run_batch"]
     totals = [int(n) for n in TOTAL.findall(log)]
     workflow_jobs = totals[0] if totals else 0
+    planned = [int(n) for n in BATCHES.findall(log)]
 
     local_work, local = repro.run_quick_locally(tmp_path)
     assert local.returncode == 0, f"local quick run failed:\n{local.tail()}"
@@ -87,17 +90,14 @@ def test_slurm_profile_reproduces_quick_tables(
         print(
             f"\n[slurm] quick profile via SLURM {cluster.seconds:.0f} s vs local "
             f"{local.seconds:.0f} s (--cores {repro.cores()}); {len(job_ids)} cluster jobs "
-            f"for {workflow_jobs} workflow jobs ({len(groups)} of group sim); kinds: "
+            f"for {workflow_jobs} workflow jobs ({len(batches)} batches of runs); kinds: "
             + ", ".join(kinds)
         )
 
     assert job_ids, "no 'has been submitted with SLURM jobid' line in the Snakemake log"
-    assert groups, "the simulations were not submitted as group 'sim' jobs"
-    alone = [kind for kind in kinds if kind in {f"rule_{r}" for r in SIM_RULES}]
-    assert not alone, f"simulation steps submitted as cluster jobs of their own: {alone}"
-    # Batching: far fewer cluster jobs than workflow jobs (the sims go 50 to a job).
-    assert len(job_ids) * 5 <= workflow_jobs, (
-        f"{len(job_ids)} cluster jobs for {workflow_jobs} workflow jobs: not batched"
-    )
+    # Light rules (config, aggregation, comparison, figures, report) run on the submit host.
+    assert set(kinds) <= CLUSTER_RULES, f"light rules submitted to the cluster: {kinds}"
+    # One cluster job per batch of runs (runs_per_job runs each), none per run.
+    assert planned and len(batches) == planned[0], (len(batches), planned)
     problems = repro.compare_tables(local_work, work)
     assert not problems, "tables differ between SLURM and local runs:\n" + "\n".join(problems)

@@ -33,7 +33,9 @@ function acct_clock(t) { if (t > ACCT_TEND) ACCT_TEND = t }
 
 # ACCT_FLY[uid] = last time seen, for packets sent and not yet received or dropped;
 # ACCT_DONE[uid] = "received" or "dropped".
-function acct_send(uid, t) { if (!(uid in ACCT_FLY) && !(uid in ACCT_DONE)) { ACCT_FLY[uid] = t; ACCT_SENT++ } }
+function acct_send(uid, t) {
+    if (!(uid in ACCT_FLY) && !(uid in ACCT_DONE)) { ACCT_FLY[uid] = t; ACCT_SENT++ }
+}
 
 function acct_seen(uid, t) { if (uid in ACCT_FLY) ACCT_FLY[uid] = t }
 

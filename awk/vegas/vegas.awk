@@ -41,7 +41,7 @@
 # (retransmissions are new uids).
 #   sent       first '+' of the uid on a wired link leaving src
 #   delivered  first receipt by the agent at dst (wireless 'r' on layer AGT at dst, or wired 'r'
-#              into dst); later receipts of the same uid (none are expected) are ignored
+#              into dst)
 #   dropped    a drop line ('d' on a wired queue, 'd'/'D' at a wireless node: IFQ, RTR CBK after the
 #              802.11 MAC gave up, ARP, ...) and never delivered. A packet delivered and then
 #              dropped (the MAC gave up on a frame whose 802.11 ACK was lost) counts as delivered.
@@ -72,7 +72,8 @@
 #   tcp_delay_ms_p95      95th percentile of the same (nearest rank)
 #   tcp_delay_ms_max      the largest
 #   tcp_delay_samples     how many packets the three are over
-# Packets dropped or still in flight at the end have no delay and are not counted.
+# Packets dropped or still in flight at the end have no delay and are not counted; later
+# receipts of the same uid (none are expected) are ignored.
 # Definitions (e2e_throughput.awk; received: delivered at a time in [t0, t1]):
 #   tcp_throughput_kbps   bits of the received packets (headers and retransmitted copies
 #                         included) / (t1 - t0) / 1000 ("network throughput")

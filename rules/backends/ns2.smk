@@ -9,17 +9,17 @@ rule build_ns2:
     input:
         script="ns2/build.sh",
         patches=sorted(
-            str(p.relative_to(BASE)) for p in (BASE / "ns2" / "patches").glob("*.patch")
+            str(p.relative_to(BASE))
+            for p in (BASE / "ns2" / "patches").glob("*.patch")
         ),
     output:
         "results/ns2/ns-patched.json",
-    localrule: True
     log:
         "results/logs/build_ns2.log",
+    localrule: True
     threads: 2
     params:
         prefix=NS2_PREFIX,
         script=BASE / "scripts" / "build_ns2.sh",
     shell:
         "BUFREPRO_NS2_JOBS={threads} bash {params.script} {params.prefix} {output} > {log} 2>&1"
-

@@ -1,4 +1,4 @@
-"""Command-line entry points the workflow's rules call: run-batch, aggregate, compare, plot, report."""
+"""Command-line entry points the rules call: run-batch, aggregate, compare, plot, report, show."""
 
 from __future__ import annotations
 
@@ -41,15 +41,53 @@ def _parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("report", help="the self-contained HTML report")
     for name in ("config", "results", "template", "out"):
         rep.add_argument(f"--{name}", required=True)
+    prog = sub.add_parser("progress", help="runs done of the total, with an ETA, while PID runs")
+    prog.add_argument("--config", required=True, help="the validated config the workflow writes")
+    prog.add_argument("--pid", type=int, required=True, help="the Snakemake process to follow")
+    bench = sub.add_parser("bench", help="a run's cost against ns alone; the workflow's too")
+    bench.add_argument("--profile", default="quick", help="the config profile to sample from")
+    bench.add_argument("--studies", default="", help="comma-separated (default: every study)")
+    bench.add_argument("--runs", type=int, default=10, help="sampled runs per study")
+    bench.add_argument("--workflow", action="store_true", help="also time the whole workflow")
+    bench.add_argument("--cores", type=int, default=2)
+    bench.add_argument("--work", default="", help="scratch folder (default: a temporary one)")
     shw = sub.add_parser("show", help="print diffs, coverage and claims")
     shw.add_argument("--config", required=True)
     shw.add_argument("--results", default="results")
     return parser
 
 
+def _bench(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from bufrepro.kit.paths import REPO_ROOT
+    from bufrepro.pipeline import bench
+
+    cfg = configuration.load(profile=args.profile)
+    names = [n for n in args.studies.split(",") if n] or cfg["studies"]
+    with tempfile.TemporaryDirectory(prefix="bufrepro-bench-") as tmp:
+        work = Path(args.work or tmp)
+        print(f"[bench] profile {args.profile!r}, {args.runs} sampled runs per study")
+        print(bench.report_runs(cfg, names, args.runs, work / "runs"), flush=True)
+        if args.workflow:
+            extra = ["--config", f"profile={args.profile}", f"studies=[{','.join(names)}]"]
+            if cfg["ns2_prefix"] or (REPO_ROOT / ".ns2").exists():
+                prefix = Path(cfg["ns2_prefix"] or REPO_ROOT / ".ns2").resolve()
+                extra.append(f"ns2_prefix={prefix}")
+            print(bench.report_workflow(cfg, names, args.cores, REPO_ROOT, work / "wf", extra))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Dispatch a subcommand; see --help."""
     args = _parser().parse_args(argv)
+    if args.command == "bench":
+        return _bench(args)
+    if args.command == "progress":
+        from bufrepro.pipeline import progress
+
+        progress.watch(Path(args.config), args.pid)
+        return 0
     cfg = _config(args.config)
     if args.command == "run-batch":
         from bufrepro.pipeline import batch
@@ -60,7 +98,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bufrepro.pipeline import aggregate
 
         n = aggregate.write_tables(
-            cfg, args.study, [Path(m) for m in args.manifests], Path(args.tables),
+            cfg,
+            args.study,
+            [Path(m) for m in args.manifests],
+            Path(args.tables),
             Path(args.provenance),
         )
         print(f"aggregated {n} runs of {args.study}")

@@ -204,31 +204,6 @@ def test_reads_a_named_pipe_as_it_is_written(tmp_path: Path) -> None:
     assert streamed.stdout == run(PROGRAMS[0], [], PARAMS, stdin=text).stdout
 
 
-@pytest.mark.parametrize("trace", ["pitfalls.tr"])
-@pytest.mark.parametrize("t0", [0, 0.5, 1.2])
-def test_same_bytes_as_parse_trace_sh(tmp_path: Path, trace: str, t0: float) -> None:
-    """While the five-pass scripts exist, the one pass prints their metrics.tsv byte for byte."""
-    old_script = REPO / "scripts" / "parse_trace.sh"
-    if not (old_script.is_file() and (AWK / "accounting.awk").is_file()):
-        pytest.skip("scripts/parse_trace.sh and awk/*.awk (the five-pass parser) are gone")
-    out = tmp_path / "metrics.tsv"
-    p = {**PARAMS, "t0": t0}
-    old = subprocess.run(
-        ["bash", str(old_script), str(AWK), str(TRACES / trace), str(out),
-         *(str(p[k]) for k in ("t0", "t1", "t_end", "max_age", "link_from", "link_to",
-                               "link_bps"))],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert old.returncode == 0, old.stderr
-    for program in PROGRAMS:
-        new = run(program, [str(TRACES / trace)], p)
-        assert new.returncode == 0, new.stderr
-        assert new.stdout == out.read_text(), program
-
-
-# --- the headers ---------------------------------------------------------------------------------
-
-
 def header(path: Path) -> str:
     """The leading comment block of an AWK file."""
     lines = []
@@ -276,7 +251,10 @@ PING = (
 QUEUE = "0 0\n0.1 4\n0.2 8\n\n5 100\n"
 
 
-def side(tmp_path: Path, rtt: str = RTT, ping: str = PING, queue: str = QUEUE, **over: object):  # type: ignore[no-untyped-def]
+def side(
+    tmp_path: Path, rtt: str = RTT, ping: str = PING, queue: str = QUEUE, **over: object
+) -> subprocess.CompletedProcess[str]:
+    """side.awk over rtt.tr, ping.tr and queue.tr written from the given texts, window [0, 5]."""
     files = []
     for name, text in (("rtt.tr", rtt), ("ping.tr", ping), ("queue.tr", queue)):
         (tmp_path / name).write_text(text)
@@ -334,19 +312,3 @@ def test_side_needs_its_parameters_and_three_files(tmp_path: Path) -> None:
     assert proc.returncode == 2 and proc.stdout == ""
     missing = [*two, str(tmp_path / "absent.tr")]
     assert run("ramya/side.awk", missing, {"t0": 0, "t1": 5}).returncode != 0
-
-
-def test_side_same_bytes_as_the_three_old_scripts(tmp_path: Path) -> None:
-    old = [AWK / f for f in ("rtt.awk", "ping.awk", "queue_samples.awk")]
-    if not all(p.is_file() for p in old):
-        pytest.skip("awk/rtt.awk, ping.awk or queue_samples.awk (the old parsers) are gone")
-    new = side(tmp_path, t1=1)
-    assert new.returncode == 0, new.stderr
-    lines = []
-    for script, name in zip(old, ("rtt.tr", "ping.tr", "queue.tr"), strict=True):
-        proc = subprocess.run(
-            ["gawk", "-f", str(script), "-v", "t0=0", "-v", "t1=1", str(tmp_path / name)],
-            capture_output=True, text=True, check=True,
-        )  # fmt: skip
-        lines += proc.stdout.splitlines(keepends=True)
-    assert new.stdout == "".join(sorted(lines, key=lambda s: s.encode()))

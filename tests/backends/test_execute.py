@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fake_backend import Fake
 
 from bufrepro.backends.base import RunFailed, RunSpec, execute
-from fake_backend import Fake
 
 PARSER = str(Path(__file__).with_name("count.awk"))
 

@@ -162,9 +162,7 @@ def _parse(spec: RunSpec, sim: list[str], keep: bool) -> tuple[int, int, str, st
             perr.write(parsed.stderr)
             return rc, parsed.returncode, parsed.stdout.decode(), parsed.stderr.decode()
         os.mkfifo(stream)
-        parser = subprocess.Popen(
-            parse_cmd, cwd=d, stdout=subprocess.PIPE, stderr=perr, env=_env()
-        )
+        parser = subprocess.Popen(parse_cmd, cwd=d, stdout=subprocess.PIPE, stderr=perr, env=_env())
         rc = subprocess.run(sim, cwd=d, stdout=out, stderr=err, check=False).returncode
         _release(stream)
         metrics, _ = parser.communicate()

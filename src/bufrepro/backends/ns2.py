@@ -37,12 +37,15 @@ def _identity(binary: str) -> tuple[tuple[str, str], ...]:
         patches = next((x.split()[1] for x in lines if x.startswith("patches-sha256 ")), "")
         package = f"{lines[0]} patches {patches[:12]}"
     else:
-        package = subprocess.run(
-            ["dpkg-query", "-W", "-f=${Package} ${Version}", "ns2"],
-            capture_output=True,
-            text=True,
-            check=False,
-        ).stdout.strip() or "not a Debian package"
+        package = (
+            subprocess.run(
+                ["dpkg-query", "-W", "-f=${Package} ${Version}", "ns2"],
+                capture_output=True,
+                text=True,
+                check=False,
+            ).stdout.strip()
+            or "not a Debian package"
+        )
     sha = hashlib.sha256(Path(path).read_bytes()).hexdigest()
     return (
         ("ns_binary", path),

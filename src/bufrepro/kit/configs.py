@@ -10,7 +10,6 @@ from typing import Any
 import jsonschema
 import yaml
 
-
 Problems = Callable[[Mapping[str, Any]], list[str]]
 
 
@@ -126,7 +125,7 @@ def _allowed(error: jsonschema.ValidationError) -> str:
 def validate(
     config: Mapping[str, Any], schema: Mapping[str, Any], semantic: Problems | None = None
 ) -> dict[str, Any]:
-    """A defaulted copy of `config`, or ConfigError listing every problem (schema, then semantic)."""
+    """A defaulted copy of `config`, or ConfigError listing every problem (schema first)."""
     instance: dict[str, Any] = coerce_text(copy.deepcopy(dict(config)), schema, schema)
     fill_defaults(instance, schema, schema)
     validator = jsonschema.Draft202012Validator(schema)

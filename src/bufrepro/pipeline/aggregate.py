@@ -1,4 +1,4 @@
-"""Aggregate a study's runs into runs.csv, summary.csv and provenance.json, then its derived tables."""
+"""Aggregate a study's runs: runs.csv, summary.csv, provenance.json, then its derived tables."""
 
 from __future__ import annotations
 

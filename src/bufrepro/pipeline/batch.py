@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -56,5 +55,3 @@ def manifest_runs(manifests: list[Path]) -> list[str]:
         lines = path.read_text(encoding="utf-8").splitlines()[1:]
         out += [line.split("\t", 1)[0] for line in lines if line]
     return out
-
-

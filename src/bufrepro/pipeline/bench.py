@@ -36,8 +36,11 @@ def floor_run(backend: Any, spec: RunSpec) -> tuple[float, float]:
     write_inputs(spec, name, text)
     cpu0, t0 = _children_cpu(), time.monotonic()
     subprocess.run(
-        backend.simulate(spec), cwd=spec.run_dir, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL, check=True,
+        backend.simulate(spec),
+        cwd=spec.run_dir,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=True,
     )
     return time.monotonic() - t0, _children_cpu() - cpu0
 
@@ -66,8 +69,10 @@ def run_costs(cfg: Mapping[str, Any], name: str, k: int, work: Path) -> dict[str
     points = sample(study.runs(cfg[name]), k)
     for i, point in enumerate(points):
         spec = plan.spec(cfg, point)
-        fw, fc = floor_run(backend, dataclasses.replace(
-            untraced(spec, study.untraced), run_dir=work / name / f"floor{i}"))
+        fw, fc = floor_run(
+            backend,
+            dataclasses.replace(untraced(spec, study.untraced), run_dir=work / name / f"floor{i}"),
+        )
         rw, rc = pipeline_run(backend, dataclasses.replace(spec, run_dir=work / name / f"run{i}"))
         for key, value in zip(totals, (fw, fc, rw, rc), strict=True):
             totals[key] += value
@@ -92,8 +97,11 @@ def floor_all(cfg: Mapping[str, Any], names: Sequence[str], cores: int, work: Pa
 def workflow_wall(repo: Path, work: Path, cores: int, args: Sequence[str]) -> float:
     """Wall seconds of `snakemake --cores N ARGS` in a fresh copy of the repository."""
     files = subprocess.run(
-        ["git", "ls-files", "-co", "--exclude-standard"], cwd=repo, capture_output=True,
-        text=True, check=True,
+        ["git", "ls-files", "-co", "--exclude-standard"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.split()
     for rel in files:
         if (repo / rel).is_file() and not rel.startswith("results/"):
@@ -103,7 +111,44 @@ def workflow_wall(repo: Path, work: Path, cores: int, args: Sequence[str]) -> fl
     exe = str(snakemake) if snakemake.is_file() else "snakemake"
     t0 = time.monotonic()
     subprocess.run(
-        [exe, "--cores", str(cores), "--quiet", "all", *args], cwd=work, check=True,
+        [exe, "--cores", str(cores), "--quiet", "all", *args],
+        cwd=work,
+        check=True,
         stdout=subprocess.DEVNULL,
     )
     return time.monotonic() - t0
+
+
+def report_runs(cfg: Mapping[str, Any], names: Sequence[str], k: int, work: Path) -> str:
+    """Per study: the pipeline's run against ns alone, CPU and wall, over k sampled runs."""
+    lines = [
+        "study     runs  ns alone CPU s  pipeline CPU s  ratio CPU  ns alone wall s  "
+        "pipeline wall s  ratio wall"
+    ]
+    for name in names:
+        t = run_costs(cfg, name, k, work)
+        lines.append(
+            f"{name:9} {int(t['runs']):4d}  {t['floor_cpu']:14.2f}  {t['run_cpu']:14.2f}  "
+            f"{t['run_cpu'] / t['floor_cpu']:8.2f}x  {t['floor_wall']:15.2f}  "
+            f"{t['run_wall']:15.2f}  {t['run_wall'] / t['floor_wall']:9.2f}x"
+        )
+    return "\n".join(lines)
+
+
+def report_workflow(
+    cfg: Mapping[str, Any],
+    names: Sequence[str],
+    cores: int,
+    repo: Path,
+    work: Path,
+    args: Sequence[str],
+) -> str:
+    """The workflow's wall time against every run untraced, `cores` at a time, in one sitting."""
+    floor = floor_all(cfg, names, cores, work / "floor")
+    wall = workflow_wall(repo, work / "repo", cores, args)
+    runs = sum(len(registry.get(n).runs(cfg[n])) for n in names)
+    return (
+        f"{runs} runs of {', '.join(names)} on {cores} cores: sum of untraced ns {floor:.1f} s "
+        f"(/ {cores} cores = {floor / cores:.1f} s); workflow wall {wall:.1f} s; "
+        f"ratio {wall / (floor / cores):.2f}x"
+    )

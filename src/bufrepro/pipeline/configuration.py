@@ -40,7 +40,7 @@ def default_files() -> list[Path]:
 
 
 def profile_files(profile: str) -> list[Path]:
-    """The files of a profile: config/profiles/<profile>/<study>.yaml for the studies that have one."""
+    """A profile's files: config/profiles/<profile>/<study>.yaml, for the studies that have one."""
     if not profile:
         return []
     folder = CONFIG_DIR / "profiles" / profile
@@ -83,8 +83,10 @@ def load(*paths: Path, profile: str | None = None) -> dict[str, Any]:
     for raw, where in zip(extra, paths, strict=True):
         if not isinstance(raw, dict):
             raise ConfigError(f"{where}: the top level must be a mapping")
-    chosen = profile if profile is not None else next(
-        (str(r["profile"]) for r in reversed(extra) if "profile" in r), ""
+    chosen = (
+        profile
+        if profile is not None
+        else next((str(r["profile"]) for r in reversed(extra) if "profile" in r), "")
     )
     for path in [*default_files(), *profile_files(chosen)]:
         merged = configs.merge(merged, configs.read_yaml(path) or {})

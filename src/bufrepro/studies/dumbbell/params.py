@@ -49,6 +49,8 @@ def params(block: Block, point: RunPoint) -> dict[str, Any]:
         "reverse_queue_pkts": topo["reverse_queue_pkts"],
         "duration_s": block["measure"]["duration_s"],
         "trace_file": TRACE_FILE,
+        # Everything traced; the benchmark renders "none" for ns alone (Study.untraced).
+        "trace_level": "full",
     }
 
 

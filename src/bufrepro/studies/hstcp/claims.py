@@ -8,8 +8,7 @@ from typing import Any
 
 import pandas as pd
 
-from bufrepro.kit.claims import Check, verdict
-from bufrepro.kit.claims import evidence
+from bufrepro.kit.claims import Check, evidence, verdict
 from bufrepro.kit.stats import wide_means
 from bufrepro.kit.study import Block
 from bufrepro.studies.hstcp.params import KEYS, SEED_FILE

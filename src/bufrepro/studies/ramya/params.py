@@ -138,6 +138,8 @@ def params(block: Block, point: RunPoint) -> dict[str, Any]:
         "queue_sample_s": block["monitor"]["queue_sample_s"],
         "duration_s": setup["duration_s"],
         "trace_file": STREAM,
+        # Everything traced; the benchmark renders "none" for ns alone (Study.untraced).
+        "trace_level": "full",
         "rtt_file": RTT_FILE,
         "ping_file": PING_FILE,
         "queue_file": QUEUE_FILE,

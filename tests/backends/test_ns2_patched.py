@@ -37,7 +37,7 @@ import pytest
 
 from conftest import PATCHED_NS, REQUIRE_PATCHED_ENV, patched_ns_required
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 PATCHED = PATCHED_NS
 STOCK = Path(os.environ.get("BUFREPRO_NS_STOCK", "/usr/bin/ns"))
 VERSION_STRING = "ns-2.35+bufrepro"

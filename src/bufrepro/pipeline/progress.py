@@ -1,0 +1,81 @@
+"""A sweep's progress at a glance: runs done of the planned total, rate and ETA."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, TextIO
+
+import yaml
+
+from bufrepro import registry
+from bufrepro.pipeline import configuration
+
+
+def planned(cfg: Mapping[str, Any]) -> list[Path]:
+    """The run folders of every configured study."""
+    return [Path(p.run_dir) for name in cfg["studies"] for p in registry.get(name).runs(cfg[name])]
+
+
+def done(run_dirs: list[Path]) -> int:
+    """How many of the runs have their metrics."""
+    return sum((d / "metrics.tsv").is_file() for d in run_dirs)
+
+
+def line(n_done: int, total: int, rate: float, started: int) -> str:
+    """'[progress] 120/1980 runs (6%), 3.1 runs/s, ETA 10 min'."""
+    pct = 100.0 * n_done / total if total else 100.0
+    text = f"[progress] {n_done}/{total} runs ({pct:.0f}%)"
+    if rate > 0 and n_done > started:
+        left = (total - n_done) / rate
+        eta = f"{left / 60:.0f} min" if left >= 90 else f"{left:.0f} s"
+        text += f", {rate:.1f} runs/s, ETA {eta}"
+    return text
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return False
+    return True
+
+
+def _load(path: Path) -> dict[str, Any] | None:
+    if not path.is_file():
+        return None
+    return configuration.validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+
+
+def watch(config: Path, pid: int, interval: float = 2.0, out: TextIO = sys.stdout) -> int:
+    """Print progress until process `pid` ends; returns the runs done at the end."""
+    tty = out.isatty()
+    t0, stamp = time.monotonic(), -1.0
+    runs: list[Path] = []
+    started = n = 0
+    last_print = 0.0
+    while True:
+        alive = _alive(pid)
+        if config.is_file() and config.stat().st_mtime != stamp:
+            stamp = config.stat().st_mtime
+            cfg = _load(config)
+            runs = planned(cfg) if cfg else []
+            started = done(runs)
+            t0 = time.monotonic()
+        n = done(runs) if runs else 0
+        rate = (n - started) / max(time.monotonic() - t0, 1e-9)
+        now = time.monotonic()
+        if runs and (tty or now - last_print >= 30 or not alive):
+            text = line(n, len(runs), rate, started)
+            out.write(("\r" + text + " " * 8) if tty else text + "\n")
+            out.flush()
+            last_print = now
+        if not alive:
+            break
+        time.sleep(interval)
+    if tty:
+        out.write("\n")
+    return n
