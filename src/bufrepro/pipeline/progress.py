@@ -37,11 +37,16 @@ def line(n_done: int, total: int, rate: float, started: int) -> str:
 
 
 def _alive(pid: int) -> bool:
+    """Whether the process runs (an exited child not yet reaped, a zombie, does not)."""
     try:
         os.kill(pid, 0)
     except OSError:
         return False
-    return True
+    stat = Path(f"/proc/{pid}/stat")
+    try:
+        return stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
 
 
 def _load(path: Path) -> dict[str, Any] | None:

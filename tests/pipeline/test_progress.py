@@ -1,0 +1,44 @@
+"""The sweep's progress line and the benchmark's sampling."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from bufrepro.kit.grid import RunPoint
+from bufrepro.pipeline import bench, progress
+
+
+def test_progress_line_counts_and_estimates() -> None:
+    assert progress.line(0, 200, 0.0, 0) == "[progress] 0/200 runs (0%)"
+    text = progress.line(50, 200, 2.0, 10)
+    assert text.startswith("[progress] 50/200 runs (25%), 2.0 runs/s, ETA")
+    assert "ETA 75 s" in text
+    assert "ETA 2 min" in progress.line(0, 250, 2.0, -1)
+
+
+def test_watch_follows_a_process_and_counts_metrics(
+    tiny_cfg: dict[str, Any], tmp_path: Path, monkeypatch: Any
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump(tiny_cfg))
+    runs = progress.planned(tiny_cfg)
+    for d in runs[:3]:
+        d.mkdir(parents=True)
+        (d / "metrics.tsv").write_text("acct_ok\t1\n")
+    proc = subprocess.Popen(["sleep", "0.3"])
+    out = io.StringIO()
+    assert progress.watch(config, proc.pid, interval=0.1, out=out) == 3
+    proc.wait()
+    assert f"[progress] 3/{len(runs)} runs" in out.getvalue()
+
+
+def test_benchmark_samples_spread_over_the_grid() -> None:
+    points = [RunPoint("s", (("b", i),), 1) for i in range(10)]
+    assert [p.get("b") for p in bench.sample(points, 3)] == [0, 3, 6]
+    assert bench.sample(points, 20) == points
