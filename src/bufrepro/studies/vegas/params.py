@@ -131,6 +131,9 @@ def params(block: Block, point: RunPoint) -> dict[str, Any]:
         **{k: round(v, 6) for k, v in geometry(block).items()},
         "duration_s": setup["duration_s"],
         "trace_file": "out.tr",
+        # Everything traced; the benchmark renders "none" for its floor (Study.untraced): no
+        # agent or wired-link traces, only trace-all, which ns-2's wireless nodes need.
+        "trace_level": "full",
     }
 
 
