@@ -68,7 +68,8 @@ def _bench(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="bufrepro-bench-") as tmp:
         work = Path(args.work or tmp)
         print(f"[bench] profile {args.profile!r}, {args.runs} sampled runs per study")
-        print(bench.report_runs(cfg, names, args.runs, work / "runs"), flush=True)
+        if args.runs > 0:
+            print(bench.report_runs(cfg, names, args.runs, work / "runs"), flush=True)
         if args.workflow:
             extra = ["--config", f"profile={args.profile}", f"studies=[{','.join(names)}]"]
             if cfg["ns2_prefix"] or (REPO_ROOT / ".ns2").exists():
