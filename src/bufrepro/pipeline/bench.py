@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-import os
 import resource
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -107,11 +107,9 @@ def workflow_wall(repo: Path, work: Path, cores: int, args: Sequence[str]) -> fl
         if (repo / rel).is_file() and not rel.startswith("results/"):
             (work / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(repo / rel, work / rel)
-    snakemake = Path(os.environ.get("VIRTUAL_ENV", "")) / "bin" / "snakemake"
-    exe = str(snakemake) if snakemake.is_file() else "snakemake"
     t0 = time.monotonic()
     subprocess.run(
-        [exe, "--cores", str(cores), "--quiet", "all", *args],
+        [sys.executable, "-m", "snakemake", "--cores", str(cores), "--quiet", "all", *args],
         cwd=work,
         check=True,
         stdout=subprocess.DEVNULL,
