@@ -19,7 +19,7 @@ for _name in registry.names():
 
 # A profile (config key `profile`, e.g. set by config/quick.yaml) merges its per-study files
 # over the defaults; --configfile and --config still win over it.
-for _file in configuration.profile_files(str(config.get("profile", ""))):
+for _file in configuration.profile_files(str(config.get("profile") or "")):
 
     configfile: str(_file)
 

@@ -71,7 +71,9 @@ def _bench(args: argparse.Namespace) -> int:
         if args.runs > 0:
             print(bench.report_runs(cfg, names, args.runs, work / "runs"), flush=True)
         if args.workflow:
-            extra = ["--config", f"profile={args.profile}", f"studies=[{','.join(names)}]"]
+            extra = ["--config", f"studies=[{','.join(names)}]"]
+            if args.profile:
+                extra.append(f"profile={args.profile}")
             if cfg["ns2_prefix"] or (REPO_ROOT / ".ns2").exists():
                 prefix = Path(cfg["ns2_prefix"] or REPO_ROOT / ".ns2").resolve()
                 extra.append(f"ns2_prefix={prefix}")

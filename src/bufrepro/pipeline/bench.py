@@ -109,7 +109,7 @@ def workflow_wall(repo: Path, work: Path, cores: int, args: Sequence[str]) -> fl
             shutil.copy2(repo / rel, work / rel)
     t0 = time.monotonic()
     subprocess.run(
-        [sys.executable, "-m", "snakemake", "--cores", str(cores), "--quiet", "all", *args],
+        [sys.executable, "-m", "snakemake", "--cores", str(cores), "all", *args],
         cwd=work,
         check=True,
         stdout=subprocess.DEVNULL,
