@@ -42,3 +42,23 @@ def test_benchmark_samples_spread_over_the_grid() -> None:
     points = [RunPoint("s", (("b", i),), 1) for i in range(10)]
     assert [p.get("b") for p in bench.sample(points, 3)] == [0, 3, 6]
     assert bench.sample(points, 20) == points
+
+
+def test_every_study_runs_untraced_for_the_benchmark_floor(
+    tmp_path: Path, ns_available: None, patched_ns: Path
+) -> None:
+    import dataclasses
+
+    from bufrepro import backends, registry
+    from bufrepro.pipeline import configuration, plan
+
+    cfg = configuration.load(profile="quick")
+    cfg = {**cfg, "ns2_prefix": str(patched_ns.parent.parent)}
+    for name in registry.names():
+        study = registry.get(name)
+        point = study.runs(cfg[name])[0]
+        spec = bench.untraced(plan.spec(cfg, point), study.untraced)
+        spec = dataclasses.replace(spec, run_dir=tmp_path / name)
+        wall, cpu = bench.floor_run(backends.get(study.backend, cfg), spec)
+        assert wall > 0 and cpu > 0
+        assert "trace_level" in spec.params and spec.params["trace_level"] == "none"
