@@ -1,6 +1,11 @@
 
 # bufrepro: hstcp scenario (rendered; do not edit by hand)
 # study=hstcp scenario=s1 queue=DropTail buffer_frac=0.1 buffer_pkts=1250 seed=1
+# Only the packet headers this scenario uses (IP, TCP, Flags; Common is always kept): ns-2
+# otherwise allocates, zeroes and copies every protocol's header for every packet. The output is
+# the same to the byte; the run costs about half.
+remove-all-packet-headers
+add-packet-header IP TCP Flags
 set ns [new Simulator]
 $defaultRNG seed 1
 
