@@ -10,7 +10,7 @@ bash scripts/setup.sh
 bash ns2/build.sh
 export BUFREPRO_REQUIRE_PATCHED_NS=1
 export PATH="$PWD/.venv/bin:$PATH"
-echo "[test] ruff";      ruff check src tests && ruff format --check src tests
+echo "[test] ruff";      ruff check src tests; ruff format --check src tests
 echo "[test] mypy";      mypy
 echo "[test] snakefmt";  snakefmt --check Snakefile rules/
 echo "[test] lint";      snakemake --lint --configfile config/quick.yaml

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import itertools
 import shutil
 import subprocess
 import sys
@@ -59,7 +60,7 @@ def test_no_import_cycle() -> None:
     cycles = [
         c
         for c in _cycles(graph)
-        if not any(a in packages and b.startswith(a + ".") for a, b in zip(c, c[1:], strict=False))
+        if not any(a in packages and b.startswith(a + ".") for a, b in itertools.pairwise(c))
     ]
     assert cycles == []
 

@@ -4,7 +4,8 @@ Opt-in (BUFREPRO_TEST_SLURM=1): needs root; tests/infra/slurm.sh installs Debian
 munge if missing, starts munge + slurmctld + slurmd (every PID recorded) and stops them again,
 whatever the test's outcome. The quick profile runs in a copy of the repo through the profile;
 its tables must equal a local run's byte for byte, and the simulations must be batched into a
-few cluster jobs (one per batch of runs). Prints the cluster run's time vs the local one and the job count.
+few cluster jobs (one per batch of runs). Prints the cluster run's time vs the local one and
+the job count.
 """
 
 from __future__ import annotations

@@ -56,6 +56,8 @@ def test_tiny_grid_end_to_end(tiny_run: Path) -> None:
     run = study / "runs" / "RED" / "plr0.05" / "bw0.5" / "buf15" / "seed2"
     assert {"sim.tcl", "params.json", "run.json", "metrics.tsv"} <= {p.name for p in run.iterdir()}
     assert not (run / "out.tr").exists()  # traces are temporary unless keep_traces
+    for figure in ("delay_vs_buffer", "throughput_vs_buffer", "delay_vs_throughput"):
+        assert (study / "figures" / f"{figure}.png").stat().st_size > 0
 
 
 def test_tiny_hstcp_end_to_end(tiny_run: Path) -> None:

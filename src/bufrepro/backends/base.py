@@ -10,6 +10,7 @@ import subprocess
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Protocol
@@ -82,7 +83,9 @@ def parser_command(program: str, args: Mapping[str, Any], inputs: Sequence[str])
     return [*cmd, *inputs]
 
 
+@cache
 def _sha256_file(path: Path) -> str:
+    """A parser file's digest, read once per process (a batch job hashes it for every run)."""
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
