@@ -7,7 +7,7 @@ from typing import Any
 
 from bufrepro.kit.grid import RunPoint
 from bufrepro.studies.dumbbell import STUDY
-from bufrepro.studies.dumbbell.params import config_problems
+from bufrepro.studies.dumbbell.params import config_problems, tcp_fids, tcp_nodes
 
 
 def _point(queue: str, buffer: int, bw: float = 0.5) -> RunPoint:
@@ -54,3 +54,26 @@ def test_red_thresholds_must_be_ordered(tiny_cfg: dict[str, Any]) -> None:
     assert config_problems("dumbbell", block) == [
         "config key dumbbell.red.min_th_frac: must be below red.max_th_frac (0.75 >= 0.5)"
     ]
+
+
+def test_buffer_counts_waiting_packets_for_both_queues(tiny_cfg: dict[str, Any]) -> None:
+    block = copy.deepcopy(tiny_cfg["dumbbell"])
+    assert block["topology"]["buffer_counts"] == "waiting"
+    assert STUDY.params(block, _point("DropTail", 5))["queue_limit"] == 6
+    assert STUDY.params(block, _point("RED", 5))["queue_limit"] == 5
+    block["topology"]["buffer_counts"] = "ns2_limit"
+    assert STUDY.params(block, _point("DropTail", 5))["queue_limit"] == 5
+
+
+def test_tcp_sources_keep_node_and_flow_numbers() -> None:
+    assert tcp_nodes(3) == [0, 2, 3]
+    assert tcp_nodes(1) == [0]
+    assert tcp_nodes(5) == [0, 2, 3, 8, 9]
+    # Flow id 9 is the CBR flow's.
+    assert tcp_fids(11) == [0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11]
+
+
+def test_switches_render_as_tcl_booleans(tiny_cfg: dict[str, Any]) -> None:
+    params = STUDY.params(tiny_cfg["dumbbell"], _point("RED", 5))
+    assert (params["tcp_syn"], params["red_bytes"]) == ("true", "false")
+    assert params["node_ids"] == list(range(8))

@@ -33,7 +33,10 @@ class Dumbbell(Study):
         "topology.bottleneck_delay_ms",
         "topology.access_queue_pkts",
         "topology.reverse_queue_pkts",
+        "topology.buffer_counts",
         "tcp.agent",
+        "tcp.application",
+        "tcp.syn",
         "tcp.tick_s",
         "tcp.start_s",
         "tcp.start_jitter_s",
@@ -46,6 +49,7 @@ class Dumbbell(Study):
         "red.max_p",
         "red.gentle",
         "red.mean_pktsize_bytes",
+        "red.bytes_mode",
         "measure.duration_s",
         "measure.warmup_s",
     )

@@ -15,6 +15,33 @@ TRACE_FILE = "out.tr"
 # The bottleneck link 4->5, where the buffer is swept.
 LINK_FROM = 4
 LINK_TO = 5
+# The papers' nodes: TCP sources 0, 2, 3, CBR source 1, routers 4 and 5, TCP sink 6, CBR sink 7;
+# further TCP sources (tcp.sources > 3) are nodes 8, 9, ...
+FIRST_TCP_NODES = (0, 2, 3)
+CBR_NODE = 1
+
+
+def tcp_nodes(sources: int) -> list[int]:
+    """The nodes of the TCP sources: 0, 2, 3, then 8, 9, ..."""
+    extra = range(8, 8 + max(0, sources - len(FIRST_TCP_NODES)))
+    return [*FIRST_TCP_NODES, *extra][:sources]
+
+
+def tcp_fids(sources: int) -> list[int]:
+    """The TCP flow ids: 0, 1, ..., skipping the CBR flow's id."""
+    return [i if i < CBR_FID else i + 1 for i in range(sources)]
+
+
+def queue_limit(queue: str, buffer: int, counts: str) -> int:
+    """ns-2's limit_ for a buffer of `buffer` packets (topology.buffer_counts).
+
+    ns-2.35's DropTail drops an arrival when the waiting queue would reach limit_ (it holds at
+    most limit_ - 1 waiting packets); RED drops it when limit_ packets already wait (it holds
+    limit_). "waiting" makes both hold `buffer` waiting packets; "ns2_limit" passes it as is.
+    """
+    if counts == "waiting" and queue == "DropTail":
+        return buffer + 1
+    return buffer
 
 
 def params(block: Block, point: RunPoint) -> dict[str, Any]:
@@ -24,6 +51,8 @@ def params(block: Block, point: RunPoint) -> dict[str, Any]:
     min_th = max(1.0, red["min_th_frac"] * buffer)
     max_th = max(min_th + 1.0, red["max_th_frac"] * buffer)
     topo = block["topology"]
+    tcp = block["tcp"]
+    nodes = tcp_nodes(tcp["sources"])
     return {
         "study": point.study,
         "seed": point.seed,
@@ -31,6 +60,13 @@ def params(block: Block, point: RunPoint) -> dict[str, Any]:
         "plr": point.get("plr"),
         "bottleneck_mbps": point.get("bottleneck_mbps"),
         "buffer": buffer,
+        "queue_limit": queue_limit(point.get("queue"), buffer, topo["buffer_counts"]),
+        # Every node 0..7 exists whatever the sources, so that ns-2's node ids are these numbers.
+        "node_ids": list(range(max(7, *nodes) + 1)),
+        "access_nodes": sorted({*nodes, CBR_NODE}),
+        "tcp_nodes": nodes,
+        "tcp_flows": list(zip(nodes, tcp_fids(tcp["sources"]), strict=True)),
+        "tcp_syn": "true" if tcp["syn"] else "false",
         "tcp": dict(block["tcp"]),
         "tcp_sink_agent": SINKS[block["tcp"]["agent"]],
         "tcp_start_s": block["tcp"]["start_s"],
@@ -42,6 +78,7 @@ def params(block: Block, point: RunPoint) -> dict[str, Any]:
         "red_max_th": round(max_th, 6),
         "red_linterm": round(1.0 / red["max_p"], 6),
         "red_gentle": "true" if red["gentle"] else "false",
+        "red_bytes": "true" if red["bytes_mode"] else "false",
         "access_bw_mbps": topo["access_bw_mbps"],
         "access_delay_ms": topo["access_delay_ms"],
         "bottleneck_delay_ms": topo["bottleneck_delay_ms"],

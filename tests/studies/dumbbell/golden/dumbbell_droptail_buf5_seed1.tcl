@@ -11,6 +11,7 @@ Agent/TCP set windowInit_ 3
 Agent/TCP set rtxcur_init_ 1.0
 Agent/TCP set tcpTick_ 0.001
 Agent/TCP set ecn_ 0
+Agent/TCP set syn_ true
 
 # --- RED parameters (used only when the bottleneck queue is RED) ---
 Queue/RED set thresh_ 1.25
@@ -21,18 +22,22 @@ Queue/RED set gentle_ true
 Queue/RED set setbit_ false
 Queue/RED set queue_in_bytes_ false
 Queue/RED set mean_pktsize_ 1500
+Queue/RED set bytes_ false
 
 set tf [open out.tr w]
 $ns trace-all $tf
 
 # --- Topology: TCP sources 0,2,3; UDP source 1; routers 4,5; TCP sink 6; UDP null 7 ---
-for {set i 0} {$i < 8} {incr i} { set n($i) [$ns node] }
+foreach i {0 1 2 3 4 5 6 7} { set n($i) [$ns node] }
 foreach src {0 1 2 3} {
     $ns duplex-link $n($src) $n(4) 1000Mb 2ms DropTail
     $ns queue-limit $n($src) $n(4) 1000
 }
-$ns duplex-link $n(4) $n(5) 0.5Mb 10ms DropTail
-$ns queue-limit $n(4) $n(5) 5
+# The bottleneck as two simplex links: the swept queue on the data direction 4->5 (ns-2 limit_
+# 6 for a buffer of 5), a DropTail queue on the ACK direction 5->4.
+$ns simplex-link $n(4) $n(5) 0.5Mb 10ms DropTail
+$ns queue-limit $n(4) $n(5) 6
+$ns simplex-link $n(5) $n(4) 0.5Mb 10ms DropTail
 $ns queue-limit $n(5) $n(4) 1000
 foreach dst {6 7} {
     $ns duplex-link $n(5) $n($dst) 1000Mb 2ms DropTail
@@ -46,12 +51,11 @@ $em set rate_ 0.05
 $em ranvar [new RandomVariable/Uniform]
 $ns lossmodel $em $n(4) $n(5)
 
-# --- Traffic: three bulk TCP flows (FTP) to node 6, one CBR/UDP flow to node 7 ---
+# --- Traffic: 3 bulk TCP flows (FTP) to node 6, one CBR/UDP flow to node 7 ---
 set startvar [new RandomVariable/Uniform]
 $startvar set min_ 0.0
 $startvar set max_ 1.0
-set fid 0
-foreach src {0 2 3} {
+foreach {src fid} {0 0 2 1 3 2} {
     set tcp($src) [new Agent/TCP/Sack1]
     $tcp($src) set fid_ $fid
     $ns attach-agent $n($src) $tcp($src)
@@ -61,7 +65,6 @@ foreach src {0 2 3} {
     set ftp($src) [new Application/FTP]
     $ftp($src) attach-agent $tcp($src)
     $ns at [expr {0.0 + [$startvar value]}] "$ftp($src) start"
-    incr fid
 }
 set udp [new Agent/UDP]
 $udp set fid_ 9
