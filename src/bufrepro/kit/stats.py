@@ -1,4 +1,4 @@
-"""Summary statistics over seeds: mean, standard deviation, n and the 95% confidence interval."""
+"""Summary statistics over seeds: mean, sd, n, the 95% CI of the mean and the 95% PI of a run."""
 
 from __future__ import annotations
 
@@ -19,8 +19,49 @@ def t_interval(values: Sequence[float], confidence: float = CONFIDENCE) -> tuple
         return (math.nan, math.nan)
     mean = sum(clean) / n
     sd = math.sqrt(sum((v - mean) ** 2 for v in clean) / (n - 1))
-    half = float(sps.t.ppf(0.5 + confidence / 2, n - 1)) * sd / math.sqrt(n)
+    half = t_quantile(n, confidence) * sd / math.sqrt(n)
     return (mean - half, mean + half)
+
+
+def t_quantile(n: int, confidence: float = CONFIDENCE) -> float:
+    """The two-sided Student-t quantile for n values (n - 1 degrees of freedom); nan below 2."""
+    if n < 2:
+        return math.nan
+    return float(sps.t.ppf(0.5 + confidence / 2, n - 1))
+
+
+def prediction_half_width(sd: float, n: int, confidence: float = CONFIDENCE) -> float:
+    """Half-width of the t prediction interval for one new run: t * sd * sqrt(1 + 1/n).
+
+    The CI of the mean (t * sd / sqrt(n)) says where our mean lies; a published value that is
+    itself a single run should be judged by where one run of ours would lie: this interval.
+    nan with fewer than two values or no sd.
+    """
+    if n < 2 or math.isnan(sd):
+        return math.nan
+    return t_quantile(n, confidence) * sd * math.sqrt(1.0 + 1.0 / n)
+
+
+def prediction_interval(
+    values: Sequence[float], confidence: float = CONFIDENCE
+) -> tuple[float, float]:
+    """Student-t prediction interval for one new run; (nan, nan) with fewer than two values."""
+    clean = [v for v in values if not math.isnan(v)]
+    n = len(clean)
+    if n < 2:
+        return (math.nan, math.nan)
+    mean = sum(clean) / n
+    sd = math.sqrt(sum((v - mean) ** 2 for v in clean) / (n - 1))
+    half = prediction_half_width(sd, n, confidence)
+    return (mean - half, mean + half)
+
+
+def standardized_residual(published: float, mean: float, sd: float) -> float:
+    """z = (published - mean) / sd: how many of our runs' sds a published value lies away;
+    nan when sd is 0 or unknown (deterministic cells: compare by in_pi instead)."""
+    if math.isnan(sd) or sd == 0 or math.isnan(mean):
+        return math.nan
+    return (published - mean) / sd
 
 
 def summarise(runs: pd.DataFrame, keys: Sequence[str], metrics: Sequence[str]) -> pd.DataFrame:

@@ -92,8 +92,12 @@ class Dumbbell(Study):
         "ours_mean",
         "ci_low",
         "ci_high",
+        "pi_low",
+        "pi_high",
         "rel_diff",
+        "z",
         "in_ci",
+        "in_pi",
     )
 
     def check(self, block: Block) -> list[str]:
