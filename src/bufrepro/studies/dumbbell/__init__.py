@@ -79,6 +79,8 @@ class Dumbbell(Study):
         "link_utilisation",
     )
     figures = ("delay_vs_buffer", "throughput_vs_buffer", "delay_vs_throughput")
+    # What the published tables imply on their own (compare() writes it beside the diff).
+    tables = ("consistency",)
     # The terminal view of the diff: the columns the old generic view showed for this study.
     diff_view = (
         "table",
@@ -113,10 +115,12 @@ class Dumbbell(Study):
         return run_params.parse_args(block, point)
 
     def compare(self, block: Block, tables: Tables) -> dict[str, pd.DataFrame]:
-        """{"diff", "claims"} from the summary and the published table."""
+        """{"diff", "claims", "consistency"} from the summary and the published table."""
         from bufrepro.studies.dumbbell.compare import compare
+        from bufrepro.studies.dumbbell.consistency import consistency
 
-        return compare(block, tables["summary"], tables["published"])
+        made = compare(block, tables["summary"], tables["published"])
+        return {**made, "consistency": consistency(block, tables["published"])}
 
     def draw(self, block: Block, tables: Tables) -> dict[str, Figure]:
         """Delay and throughput vs buffer, and delay vs throughput."""
