@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 
 from bufrepro.kit.diff import coverage
@@ -41,12 +43,14 @@ def test_cells_of_the_paper_as_ours_are_the_paper_cells() -> None:
     pd.testing.assert_frame_equal(ours, paper_cells(pub), check_dtype=False)
 
 
-def test_compare_returns_diff_and_claims_covering_every_published_row() -> None:
+def test_compare_returns_diff_and_claims_covering_every_published_row(
+    tiny_cfg: dict[str, Any],
+) -> None:
     pub = published()
     summary = paper_as_summary(pub)
-    block = {"claims": {"similar_frac": 0.1, "flat_frac": 0.05, "holds_frac": 0.9}}
+    block = tiny_cfg["dumbbell"]
     out = STUDY.compare(block, {"summary": summary, "published": pub, "dumbbell": pub})
-    assert set(out) == {"diff", "claims"}
+    assert set(out) == {"diff", "claims", "consistency"}
     cov = coverage(out["diff"])
     assert cov["published_rows"] == 207 and cov["rows_with_counterpart"] == 207
     assert cov["values"] == 3 * 207
