@@ -44,11 +44,14 @@ class Check:
     scope: tuple[str, ...] = ()
 
 
-def _label(key: Mapping[str, Any], cols: Sequence[str]) -> str:
-    """The group's values of cols: text as it is, numbers as name=value."""
+def _label(key: Mapping[str, Any], cols: Sequence[str], group: pd.DataFrame) -> str:
+    """The group's values of cols (a column not grouped on counts when it holds one value):
+    text as it is, numbers as name=value."""
     parts = []
     for c in cols:
         v = key.get(c)
+        if v is None and c in group and group[c].nunique(dropna=False) == 1:
+            v = group[c].iloc[0]
         if v is None or str(v) in ("", "nan"):
             continue
         parts.append(str(v) if isinstance(v, str) else f"{c}={v:g}")
@@ -82,8 +85,8 @@ def run_checks(
             rows.append(
                 {
                     "study": study,
-                    "table": _label(key, table_cols) or ALL,
-                    "block": _label(key, block_cols) or ALL,
+                    "table": _label(key, table_cols, group) or ALL,
+                    "block": _label(key, block_cols, group) or ALL,
                     "check": check.name,
                     "value": got.value,
                     "expected": got.expected,

@@ -96,7 +96,7 @@ class Hstcp(Study):
         "fairness_vs_buffer",
     )
     # compare() computes the model from the config (model.csv) and model_vs_sim.
-    tables: ClassVar[tuple[str, ...]] = ("model", "model_vs_sim")
+    tables: ClassVar[tuple[str, ...]] = ("model", "model_vs_sim", "consistency")
     # Tables rules/studies/hstcp.smk writes (the two-flow runs); compare() reads
     # twoflow_summary, draw() twoflow_series.
     rule_tables: ClassVar[tuple[str, ...]] = (
@@ -104,7 +104,11 @@ class Hstcp(Study):
         "twoflow_summary",
         "twoflow_series",
     )
-    report_tables: ClassVar[tuple[str, ...] | None] = ("model_vs_sim", "twoflow_summary")
+    report_tables: ClassVar[tuple[str, ...] | None] = (
+        "model_vs_sim",
+        "twoflow_summary",
+        "consistency",
+    )
     # hstcp has always written its diff with significant digits (%.6g; the others %.6f).
     diff_float_format: ClassVar[str] = "%.6g"
     table_formats: ClassVar[Mapping[str, str]] = MappingProxyType(
@@ -129,10 +133,11 @@ class Hstcp(Study):
         return params.parse_args(block, point)
 
     def compare(self, block: Block, tables: Tables) -> dict[str, pd.DataFrame]:
-        """diff, claims, model and model_vs_sim (compare.py)."""
+        """diff, claims, model and model_vs_sim (compare.py); consistency (consistency.py)."""
         from bufrepro.studies.hstcp import compare
+        from bufrepro.studies.hstcp.consistency import consistency
 
-        return compare.compare(block, tables)
+        return {**compare.compare(block, tables), "consistency": consistency(block, tables)}
 
     def draw(self, block: Block, tables: Tables) -> dict[str, Figure]:
         """Figs. 3-8, loss and fairness against the buffer (plots.py)."""

@@ -75,8 +75,8 @@ class Ramya(Study):
     )
     figures = ("table1", "table5", "ping_rtt_vs_buffer", "queue_over_time", "rwnd_remedy")
     derived = ("queue_series",)
-    tables = ("notes",)
-    report_tables = ("notes",)
+    tables = ("notes", "consistency")
+    report_tables = ("notes", "consistency")
     diff_view = (
         "table",
         "setup",
@@ -125,14 +125,17 @@ class Ramya(Study):
         return {"queue_series": series.queue_series(block, run_dirs)}
 
     def compare(self, block: Block, tables: Tables) -> dict[str, pd.DataFrame]:
-        """The diff of Tables 1 and 5 against their readings, the claims and the notes."""
+        """The diff of Tables 1 and 5 against their readings, the claims, the notes and what the
+        published tables imply on their own (consistency)."""
         from bufrepro.studies.ramya import cells, claims, notes
+        from bufrepro.studies.ramya.consistency import consistency
 
         summary, published = tables["summary"], tables["published"]
         return {
             "diff": cells.diff(block, summary, published),
             "claims": claims.verdicts(block, summary, published),
             "notes": notes.notes(block, summary, published),
+            "consistency": consistency(block, tables),
         }
 
     def draw(self, block: Block, tables: Tables) -> dict[str, Figure]:

@@ -99,8 +99,8 @@ class Vegas(Study):
     )
     figures = ("packet_size", "rtt", "buffer_ratio", "throughput_over_time")
     derived = ("throughput_series",)
-    tables = ("notes", "bdp")
-    report_tables = ("notes", "bdp")
+    tables = ("notes", "bdp", "consistency")
+    report_tables = ("notes", "bdp", "consistency")
     table_formats = MappingProxyType({"bdp": "%.6f", "throughput_series": "%.6f"})
     diff_view = (
         "table",
@@ -151,8 +151,9 @@ class Vegas(Study):
     def compare(self, block: Block, tables: Tables) -> dict[str, pd.DataFrame]:
         """diff (Tables II-VI), claims, notes and bdp (Tables V-VI beside our Table IV)."""
         from bufrepro.studies.vegas.compare import compare
+        from bufrepro.studies.vegas.consistency import consistency
 
-        return compare(block, tables)
+        return {**compare(block, tables), "consistency": consistency(block, tables)}
 
     def draw(self, block: Block, tables: Tables) -> dict[str, Figure]:
         """Tables II-III, Table IV, Tables V-VI and the throughput over time."""
