@@ -50,7 +50,7 @@ def test_compare_returns_diff_and_claims_covering_every_published_row(
     summary = paper_as_summary(pub)
     block = tiny_cfg["dumbbell"]
     out = STUDY.compare(block, {"summary": summary, "published": pub, "dumbbell": pub})
-    assert set(out) == {"diff", "claims", "consistency"}
+    assert set(out) == {"diff", "claims", "consistency", "shapes"}
     cov = coverage(out["diff"])
     assert cov["published_rows"] == 207 and cov["rows_with_counterpart"] == 207
     assert cov["values"] == 3 * 207

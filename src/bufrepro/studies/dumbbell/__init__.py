@@ -79,8 +79,9 @@ class Dumbbell(Study):
         "link_utilisation",
     )
     figures = ("delay_vs_buffer", "throughput_vs_buffer", "delay_vs_throughput")
-    # What the published tables imply on their own (compare() writes it beside the diff).
-    tables = ("consistency",)
+    # What the published tables imply on their own, and our shapes beside the paper's (compare()
+    # writes both beside the diff).
+    tables = ("consistency", "shapes")
     # The terminal view of the diff: the columns the old generic view showed for this study.
     diff_view = (
         "table",
@@ -115,7 +116,7 @@ class Dumbbell(Study):
         return run_params.parse_args(block, point)
 
     def compare(self, block: Block, tables: Tables) -> dict[str, pd.DataFrame]:
-        """{"diff", "claims", "consistency"} from the summary and the published table."""
+        """{"diff", "claims", "shapes", "consistency"} from the summary and the published table."""
         from bufrepro.studies.dumbbell.compare import compare
         from bufrepro.studies.dumbbell.consistency import consistency
 

@@ -9,6 +9,7 @@ from bufrepro.kit.diff import diff_published
 from bufrepro.kit.study import Block
 from bufrepro.studies.dumbbell.cells import KEYS, our_cells, paper_cells
 from bufrepro.studies.dumbbell.claims import CLAIMS, SEED_FILES
+from bufrepro.studies.dumbbell.shapes import shape_verdicts, shapes
 
 # Published column -> our metric.
 PUBLISHED_METRICS = {
@@ -21,14 +22,19 @@ PUBLISHED_METRICS = {
 def compare(
     block: Block, summary: pd.DataFrame, published: pd.DataFrame
 ) -> dict[str, pd.DataFrame]:
-    """{"diff", "claims"}: each published value against ours, each claim on ours and the paper's."""
+    """{"diff", "claims", "shapes"}: each published value against ours, each claim on ours and
+    the paper's (with the verdict on its shape beside), and our shapes beside the paper's."""
     diff = diff_published(published, summary, KEYS, PUBLISHED_METRICS)
+    ours, paper = our_cells(summary), paper_cells(published)
+    thresholds = dict(block["claims"])
     claims = evaluate_claims(
-        our_cells(summary),
-        paper_cells(published),
+        ours,
+        paper,
         CLAIMS,
-        dict(block["claims"]),
+        thresholds,
         scope_key="queue",
         seed_files=SEED_FILES,
     )
-    return {"diff": diff, "claims": claims}
+    table = shapes(ours, paper, thresholds)
+    claims = shape_verdicts(claims, table, thresholds["holds_frac"])
+    return {"diff": diff, "claims": claims, "shapes": table}
