@@ -58,6 +58,11 @@ def _label(key: Mapping[str, Any], cols: Sequence[str], group: pd.DataFrame) -> 
     return " ".join(parts)
 
 
+def _first_label(key: Mapping[str, Any], cols: Sequence[str], group: pd.DataFrame) -> str:
+    """The label of the first of cols that gives one (block_cols are alternatives)."""
+    return next((label for c in cols if (label := _label(key, [c], group))), "")
+
+
 def _level(v: Any) -> str:
     return str(v) if isinstance(v, str) else f"{v:g}"
 
@@ -70,8 +75,8 @@ def run_checks(
     block_cols: Sequence[str] = (),
 ) -> pd.DataFrame:
     """One row per check and group: study, table, block, check, value, expected, passes,
-    implication. table and block name the group by the values of table_cols and block_cols
-    (block "all" for a check over more than one block)."""
+    implication. table names the group by its values of table_cols, block by the first of
+    block_cols that has one (block "all" for a check over more than one block)."""
     rows: list[dict[str, Any]] = []
     for check in checks:
         scope = list(check.scope)
@@ -86,7 +91,7 @@ def run_checks(
                 {
                     "study": study,
                     "table": _label(key, table_cols, group) or ALL,
-                    "block": _label(key, block_cols, group) or ALL,
+                    "block": _first_label(key, block_cols, group) or ALL,
                     "check": check.name,
                     "value": got.value,
                     "expected": got.expected,
