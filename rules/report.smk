@@ -1,4 +1,14 @@
-# The self-contained HTML report of every configured study.
+# The self-contained HTML report of every configured study, and the tables Snakemake's own
+# report carries (the summary, and each study's diff and claims).
+import os
+import shlex
+
+# The command line and the config files, for the report's provenance block. Handed over in the
+# environment (not as params) so that a different command line does not rebuild the report.
+os.environ["BUFREPRO_COMMAND"] = shlex.join(["snakemake", *sys.argv[1:]])
+os.environ["BUFREPRO_CONFIGFILES"] = ":".join(
+    os.path.relpath(str(f), workflow.basedir) for f in workflow.configfiles
+)
 
 
 rule build_report:
@@ -14,11 +24,36 @@ rule build_report:
         template="report/report.html.j2",
     output:
         html="report/index.html",
+        summary=report(
+            "results/report/summary.csv",
+            caption="../report/captions/report/summary.rst",
+            category="Summary",
+        ),
+        diffs=[
+            report(
+                f"results/report/{study}_diff.csv",
+                caption="../report/captions/report/diff.rst",
+                category=study,
+                subcategory="Tables",
+            )
+            for study in STUDIES
+        ],
+        claims=[
+            report(
+                f"results/report/{study}_claims.csv",
+                caption="../report/captions/report/claims.rst",
+                category=study,
+                subcategory="Tables",
+            )
+            for study in STUDIES
+        ],
     log:
         "results/logs/build_report.log",
     localrule: True
     params:
         python=sys.executable,
+        tables=lambda w, output: str(Path(output.summary).parent),
     shell:
         "{params.python} -m bufrepro.cli report --config {input.config} --results results"
-        " --template {input.template} --out {output.html} > {log} 2>&1"
+        " --template {input.template} --out {output.html} --tables-out {params.tables}"
+        ' --command-line "$BUFREPRO_COMMAND" --configfiles "$BUFREPRO_CONFIGFILES" > {log} 2>&1'

@@ -151,3 +151,22 @@ def build(
     )
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(html, encoding="utf-8")
+
+
+def write_tables(cfg: Mapping[str, Any], results: Path, out_dir: Path) -> list[Path]:
+    """The summary, and each study's diff (with each value's status) and claims, as CSVs for
+    Snakemake's report: out_dir/summary.csv, <study>_diff.csv, <study>_claims.csv."""
+    studies = list(cfg["studies"])
+    out_dir.mkdir(parents=True, exist_ok=True)
+    frames = {"summary": summary.summary_frame(results, studies)}
+    for s in studies:
+        diff = summary.with_status(pd.read_csv(results / s / "tables" / "diff.csv"))
+        diff["status"] = diff["status"].map(summary.STATUS_TEXT)
+        frames[f"{s}_diff"] = diff
+        frames[f"{s}_claims"] = pd.read_csv(results / s / "tables" / "claims.csv")
+    paths = []
+    for name, frame in frames.items():
+        path = out_dir / f"{name}.csv"
+        frame.to_csv(path, index=False, lineterminator="\n")
+        paths.append(path)
+    return paths

@@ -128,6 +128,9 @@ def provenance(
         ("report built", when),
         ("command", command or "not recorded (report built outside Snakemake)"),
         ("profile", str(cfg.get("profile") or "none (the full reproduction)")),
-        ("config files merged, in order", ", ".join(configfiles) or "not recorded"),
+        (
+            "config files read (--configfile and --config win over the rest)",
+            ", ".join(configfiles) or "not recorded",
+        ),
         ("ns builds", "; ".join(ns_builds(results, cfg["studies"]))),
     ]
