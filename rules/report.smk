@@ -22,6 +22,7 @@ rule build_report:
         tables=[f for study in STUDIES for f in shown_table_files(study)],
         figures=[f for study in STUDIES for f in figure_files(study)],
         template="report/report.html.j2",
+        captions=sorted(str(p) for p in Path("report/captions").glob("**/*.rst")),
     output:
         html="report/index.html",
         summary=report(

@@ -159,16 +159,21 @@ def claims_text(counts: Mapping[str, int]) -> str:
     return text + (f" ({counts['untestable']} untestable)" if counts["untestable"] else "")
 
 
+def ci_text(r: Mapping[str, Any]) -> str:
+    """'3 of 10 judged' and the values not judged (fewer than MIN_SEEDS seeds)."""
+    few, judged = r["values_few_seeds"], r["values_judged"]
+    few_text = f"{few} from n < {MIN_SEEDS} seeds not judged"
+    few_text += f" ({r['values_few_in_ci']} inside their wide CI)"
+    if judged == 0:
+        return f"none judged: {few_text}" if few else "none run"
+    return f"{r['values_in_ci']} of {judged} judged" + (f"; {few_text}" if few else "")
+
+
 def display_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
     """The summary as text cells, the same words in the HTML report, the terminal and the CSV."""
     out = []
     for r in rows:
-        in_ci = f"{r['values_in_ci']} of {r['values_judged']} judged"
-        if r["values_few_seeds"]:
-            in_ci += (
-                f"; {r['values_few_seeds']} with n < {MIN_SEEDS} seeds not judged"
-                f" ({r['values_few_in_ci']} of them inside their wide CI)"
-            )
+        in_ci = ci_text(r)
         if r["values_ci_clipped"]:
             in_ci += f"; {r['values_ci_clipped']} CIs cross a physical bound"
         if r["values_computed"]:
