@@ -50,7 +50,9 @@ def test_bounds_by_metric_name() -> None:
     assert summary.bounds("tcp_delay_ms_mean") == (0.0, math.inf)
 
 
-@pytest.mark.parametrize(("value", "text"), [(-0.001, "0%"), (0.123, "12%"), (math.nan, "")])
+@pytest.mark.parametrize(
+    ("value", "text"), [(-0.001, "0%"), (0.123, "12%"), (math.nan, ""), (math.inf, "")]
+)
 def test_percentages_never_read_minus_zero(value: float, text: str) -> None:
     assert summary.pct(value) == text
 
@@ -94,3 +96,9 @@ def test_prediction_interval_and_verdict_are_used_when_present(tmp_path: Path) -
     assert (row["values_in_pi"], row["values_with_pi"]) == (2, 3)
     assert row["verdict"] == "reproduces within 10%"
     assert summary.display_rows([row])[0]["inside 95% PI"] == "2 of 3"
+
+
+def test_signed_percentages() -> None:
+    assert summary.pct(4.75, signed=True) == "+475%"
+    assert summary.pct(-0.004, signed=True) == "0%"
+    assert summary.pct(-0.25, signed=True) == "-25%"

@@ -61,13 +61,20 @@ def readable(name: str) -> str:
     return f"{text} ({unit})" if unit else text
 
 
-def num(v: Any) -> str:
-    """A number with 4 significant digits; '' for missing."""
+def _float(v: Any) -> float:
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def num(v: Any, digits: int = 4) -> str:
+    """A number with `digits` significant digits; '' for missing."""
     try:
         f = float(v)
     except (TypeError, ValueError):
         return "" if v is None else str(v)
-    return "" if math.isnan(f) else f"{f:.4g}"
+    return "" if math.isnan(f) else f"{f:.{digits}g}"
 
 
 def label(v: Any) -> str:
@@ -89,8 +96,9 @@ def cell_html(row: Mapping[Any, Any]) -> Markup:
         half = (float(row["ci_high"]) - float(row["ci_low"])) / 2
         n = int(float(row["ours_n"]))
         ours = f'<span class="ours">{escape(num(row["ours_mean"]))}'
-        ours += f" ± {escape(num(half))} <small>n={n}</small>" if not math.isnan(half) else ""
-        ours += f" <small>{escape(pct(float(row.get('rel_diff', math.nan))))}</small></span>"
+        ours += f" ± {escape(num(half, 2))}" if not math.isnan(half) else ""
+        rel = pct(_float(row.get("rel_diff")), signed=True)
+        ours += f" <small>n={n} {escape(rel)}</small></span>"
     mark = (
         ' <abbr class="clip" title="the CI reaches past a physical bound: too wide to mean much">'
         "clipped</abbr>"

@@ -145,12 +145,12 @@ def summaries(results: Path, names: Sequence[str]) -> list[dict[str, Any]]:
     return [study_summary(n, results / n / "tables") for n in names]
 
 
-def pct(v: float) -> str:
-    """A fraction as a whole percentage, never "-0%" (NaN and inf: "")."""
+def pct(v: float, signed: bool = False) -> str:
+    """A fraction as a whole percentage (with its sign if `signed`), never "-0%"; NaN, inf: ""."""
     if math.isnan(v) or math.isinf(v):
         return ""
-    text = f"{v:.0%}"
-    return "0%" if text == "-0%" else text
+    text = f"{v:+.0%}" if signed else f"{v:.0%}"
+    return "0%" if text in ("-0%", "+0%") else text
 
 
 def claims_text(counts: Mapping[str, int]) -> str:

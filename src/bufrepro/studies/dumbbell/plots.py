@@ -148,6 +148,8 @@ def delay_vs_throughput(means: pd.DataFrame, published: pd.DataFrame) -> Figure:
         both = pd.concat([sub[["throughput", "delay"]], pub[["throughput", "delay"]]])
         ax.set_xscale("log")
         ax.set_yscale("log")
+        ax.margins(0.08)
+        ax.autoscale_view()
         _log_axis(ax.xaxis, both["throughput"])
         _log_axis(ax.yaxis, both["delay"])
         ax.tick_params(labelsize=7)
@@ -163,7 +165,7 @@ def delay_vs_throughput(means: pd.DataFrame, published: pd.DataFrame) -> Figure:
         frameon=False,
     )
     rows = math.ceil(len(handles) / 3)
-    fig.tight_layout(rect=(0, min(0.4, 0.03 + 0.07 * rows), 1, 1))
+    fig.tight_layout(rect=(0, min(0.4, 0.02 + 0.055 * rows), 1, 1))
     return fig
 
 
