@@ -1,14 +1,6 @@
 # The self-contained HTML report of every configured study, and the tables Snakemake's own
-# report carries (the summary, and each study's diff and claims).
-import os
-import shlex
-
-# The command line and the config files, for the report's provenance block. Handed over in the
-# environment (not as params) so that a different command line does not rebuild the report.
-os.environ["BUFREPRO_COMMAND"] = shlex.join(["snakemake", *sys.argv[1:]])
-os.environ["BUFREPRO_CONFIGFILES"] = ":".join(
-    os.path.relpath(str(f), workflow.basedir) for f in workflow.configfiles
-)
+# report carries (the summary, and each study's diff and claims). The report reads the command
+# line of the Snakemake process that runs it (bufrepro.pipeline.report_text.snakemake_argv).
 
 
 rule build_report:
@@ -57,4 +49,4 @@ rule build_report:
     shell:
         "{params.python} -m bufrepro.cli report --config {input.config} --results results"
         " --template {input.template} --out {output.html} --tables-out {params.tables}"
-        ' --command-line "$BUFREPRO_COMMAND" --configfiles "$BUFREPRO_CONFIGFILES" > {log} 2>&1'
+        " > {log} 2>&1"

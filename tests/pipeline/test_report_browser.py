@@ -43,9 +43,10 @@ def test_report_opens_with_the_summary_contents_and_provenance(tiny_report: Path
     body = html[top : html.index("</table>", top)]
     for study in TINY["studies"]:
         assert f'<a href="#{study}">{study}</a>' in body
-    for label in ("git commit", "command", "profile", "config files read", "ns builds"):
+    for label in ("git commit", "command", "profile", "config files merged", "ns builds"):
         assert f"<dt>{label}" in html
     assert "snakemake --cores 2 --configfile tiny.yaml" in html
+    assert "config/config.yaml, config/dumbbell.yaml" in html and "tiny.yaml</dd>" in html
     # Every link of the table of contents lands on a heading of the page.
     ids = set(re.findall(r'id="([^"]+)"', html))
     assert set(re.findall(r'href="#([^"]+)"', html)) <= ids

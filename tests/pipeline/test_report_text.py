@@ -84,3 +84,14 @@ def test_provenance_names_commit_command_profile_and_ns(tmp_path: Any) -> None:
     assert got["command"] == "snakemake --cores 2" and got["profile"] == "quick"
     assert got["ns builds"] == "ns2 2.35+dfsg-5 (ns-version 2.35; s)"
     assert "clean" in got["git commit"] or "dirty" in got["git commit"]
+
+
+def test_config_files_in_merge_order() -> None:
+    args = ["--cores", "2", "--configfile", "config/quick.yaml", "mine.yaml", "-n"]
+    files = report_text.configfiles_of(args, {"profile": "quick"})
+    assert files[0] == "config/config.yaml" and files[-2:] == ["config/quick.yaml", "mine.yaml"]
+    assert "config/profiles/quick/hstcp.yaml" in files
+
+
+def test_snakemake_argv_is_empty_outside_snakemake() -> None:
+    assert report_text.snakemake_argv() == []

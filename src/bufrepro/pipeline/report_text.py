@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
+import shlex
 import subprocess
 from collections.abc import Mapping, Sequence
 from functools import cache
@@ -114,6 +116,57 @@ def ns_builds(results: Path, studies: Sequence[str]) -> list[str]:
     return list(seen)
 
 
+def _parent(pid: int) -> int:
+    """The parent of a process (Linux /proc), 0 when unknown."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text("utf-8")
+    except OSError:
+        return 0
+    return int(stat.rsplit(")", 1)[1].split()[1])
+
+
+def snakemake_argv(pid: int | None = None) -> list[str]:
+    """The arguments of the Snakemake process this one runs under ([] when there is none).
+
+    Read from /proc: the report job is a child of Snakemake, whose command line is passed in no
+    param (a param would make every other command line rebuild the report).
+    """
+    pid = os.getppid() if pid is None else pid
+    for _ in range(8):
+        if pid <= 1:
+            break
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode("utf-8", "replace")
+        except OSError:
+            break
+        args = [a for a in argv.split("\0") if a]
+        for i, arg in enumerate(args):
+            if Path(arg).name == "snakemake" and i + 1 <= len(args):
+                return args[i + 1 :]
+        pid = _parent(pid)
+    return []
+
+
+def configfiles_of(args: Sequence[str], cfg: Mapping[str, Any]) -> list[str]:
+    """The config files merged, in order: the defaults, the profile's, then each --configfile."""
+    given: list[str] = []
+    taking = False
+    for arg in args:
+        if arg in ("--configfile", "--configfiles"):
+            taking = True
+        elif arg.startswith("-"):
+            taking = False
+        elif taking:
+            given.append(arg)
+    files = [
+        *configuration.default_files(),
+        *configuration.profile_files(str(cfg.get("profile") or "")),
+    ]
+    return [
+        str(f.relative_to(REPO_ROOT)) if f.is_relative_to(REPO_ROOT) else str(f) for f in files
+    ] + given
+
+
 def provenance(
     cfg: Mapping[str, Any],
     results: Path,
@@ -121,7 +174,10 @@ def provenance(
     configfiles: Sequence[str],
     now: dt.datetime | None = None,
 ) -> list[tuple[str, str]]:
-    """The provenance block: (label, text) pairs."""
+    """The provenance block: (label, text) pairs (command and files from Snakemake if not given)."""
+    args = [] if command and configfiles else snakemake_argv()
+    command = command or (shlex.join(["snakemake", *args]) if args else "")
+    configfiles = list(configfiles) or configfiles_of(args, cfg)
     when = (now or dt.datetime.now(dt.UTC)).strftime("%Y-%m-%d %H:%M:%S UTC")
     return [
         ("git commit", git_state()),
@@ -129,7 +185,7 @@ def provenance(
         ("command", command or "not recorded (report built outside Snakemake)"),
         ("profile", str(cfg.get("profile") or "none (the full reproduction)")),
         (
-            "config files read (--configfile and --config win over the rest)",
+            "config files merged, in order (then --config)",
             ", ".join(configfiles) or "not recorded",
         ),
         ("ns builds", "; ".join(ns_builds(results, cfg["studies"]))),
