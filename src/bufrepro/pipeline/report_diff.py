@@ -50,7 +50,19 @@ OPEN_ROWS = 30
 def readable(name: str) -> str:
     """A column or file name as words: 'bottleneck_mbps' -> 'Bottleneck (Mb/s)'."""
     units = {"mbps": "Mb/s", "kbps": "kb/s", "ms": "ms", "s": "s", "pkts": "packets", "bps": "B/s"}
-    words = {"plr": "PLR", "rtt": "RTT", "bdp": "BDP", "tcp": "TCP", "twoflow": "two-flow"}
+    words = {
+        "plr": "PLR",
+        "rtt": "RTT",
+        "bdp": "BDP",
+        "tcp": "TCP",
+        "twoflow": "two-flow",
+        "droptail": "DropTail",
+        "red": "RED",
+        "s1": "scenario 1",
+        "s2": "scenario 2",
+        "sim": "simulation",
+        "rwnd": "receive window",
+    }
     parts = name.split("_")
     unit = units.get(parts[-1].lower()) if len(parts) > 1 else None
     core = parts[:-1] if unit else parts
