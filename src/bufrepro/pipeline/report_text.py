@@ -101,8 +101,10 @@ def git_state() -> str:
     commit = _git("rev-parse", "HEAD")
     if not commit:
         return "not a git checkout"
-    changed = [line for line in _git("status", "--porcelain", "--untracked-files=no").splitlines()]
-    return f"{commit} ({f'dirty: {len(changed)} files changed' if changed else 'clean'})"
+    changed = _git("status", "--porcelain", "--untracked-files=no").splitlines()
+    if not changed:
+        return f"{commit} (clean)"
+    return f"{commit} (dirty: {len(changed)} tracked file{'s' if len(changed) > 1 else ''} changed)"
 
 
 def ns_builds(results: Path, studies: Sequence[str]) -> list[str]:

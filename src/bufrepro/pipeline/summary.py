@@ -165,7 +165,12 @@ def ci_text(r: Mapping[str, Any]) -> str:
     few_text = f"{few} from n < {MIN_SEEDS} seeds not judged"
     few_text += f" ({r['values_few_in_ci']} inside their wide CI)"
     if judged == 0:
-        return f"none judged: {few_text}" if few else "none run"
+        return (
+            f"none judged: all {few} values from n < {MIN_SEEDS} seeds "
+            f"({r['values_few_in_ci']} inside their wide CI)"
+            if few
+            else "none run"
+        )
     return f"{r['values_in_ci']} of {judged} judged" + (f"; {few_text}" if few else "")
 
 
