@@ -7,6 +7,7 @@ import io
 import json
 import re
 import time
+import zipfile
 from pathlib import Path
 
 import pandas as pd
@@ -75,6 +76,17 @@ def test_snakemake_report_tables_are_written_and_identical_on_rebuild(tiny_repor
     proc = snakemake(tiny_report, "--cores", "1", "--configfile", "tiny.yaml", "-R", "build_report")
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert {n: (out / n).read_bytes() for n in names} == before
+
+
+def test_snakemake_report_carries_the_tables_and_a_plain_landing_text(tiny_report: Path) -> None:
+    proc = snakemake(tiny_report, "--configfile", "tiny.yaml", "--report", "sm-report.zip")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    with zipfile.ZipFile(tiny_report / "sm-report.zip") as zf:
+        names = {Path(n).name for n in zf.namelist()}
+        landing = zf.read(next(n for n in zf.namelist() if n.endswith("report.html")))
+    assert {"summary.csv", "dumbbell_diff.csv", "hstcp_claims.csv"} <= names
+    text = landing.decode("utf-8")
+    assert "Studies: dumbbell, hstcp; profile: none" in text and "[&#39;" not in text
 
 
 def test_show_diff_rebuilds_the_report_and_show_prints_the_summary_first(
