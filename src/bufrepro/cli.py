@@ -59,6 +59,7 @@ def _parser() -> argparse.ArgumentParser:
     shw = sub.add_parser("show", help="print diffs, coverage and claims")
     shw.add_argument("--config", required=True)
     shw.add_argument("--results", default="results")
+    shw.add_argument("--summary", action="store_true", help="only the per-study summary table")
     return parser
 
 
@@ -139,7 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         from bufrepro.pipeline import show
 
-        print(show.show(Path(args.results), cfg["studies"]))
+        print(show.show(Path(args.results), cfg["studies"], summary_only=args.summary))
     return 0
 
 

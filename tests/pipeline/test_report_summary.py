@@ -102,3 +102,13 @@ def test_signed_percentages() -> None:
     assert summary.pct(4.75, signed=True) == "+475%"
     assert summary.pct(-0.004, signed=True) == "0%"
     assert summary.pct(-0.25, signed=True) == "-25%"
+
+
+def test_show_summary_is_a_few_lines_per_study(tmp_path: Path) -> None:
+    from bufrepro.pipeline import show
+
+    _tables(tmp_path, _diff())
+    lines = show.show(tmp_path, ["s"], summary_only=True).splitlines()
+    assert lines[0].startswith("== did it reproduce?") and len(lines) == 1 + 4
+    assert lines[1].startswith("s: 3 of 4 published rows covered, 3 of 4 values run")
+    assert lines[-1] == "    verdict: calibration not run"

@@ -52,6 +52,7 @@ def details(results: Path, name: str) -> str:
     return "\n".join(out)
 
 
-def show(results: Path, names: Sequence[str]) -> str:
-    """The summary table first (short), then each study's details."""
-    return "\n\n".join([summary_text(results, names), *(details(results, n) for n in names)])
+def show(results: Path, names: Sequence[str], summary_only: bool = False) -> str:
+    """The summary table first (short), then each study's details unless `summary_only`."""
+    head = summary_text(results, names)
+    return head if summary_only else "\n\n".join([head, *(details(results, n) for n in names)])
