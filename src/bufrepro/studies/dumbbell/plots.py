@@ -51,7 +51,10 @@ def metric_vs_buffer(
                     color=colour,
                     label=f"{queue} (ours, mean and 95% CI)",
                 )
-                ax.fill_between(q["buffer"], q["ci_low"], q["ci_high"], color=colour, alpha=0.2)
+                # Delay and throughput are >= 0: a t-interval from few seeds reaching below
+                # zero is drawn clipped there (the caption says so).
+                low = q["ci_low"].clip(lower=0)
+                ax.fill_between(q["buffer"], low, q["ci_high"], color=colour, alpha=0.2)
             if not published.empty:
                 pub = published[
                     (published["plr"].round(9) == round(plr, 9))
