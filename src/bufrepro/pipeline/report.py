@@ -41,7 +41,7 @@ def png_width(path: Path) -> int:
 
 
 # Figures wider than this (pixels) take the page's width; narrower ones go two to a row.
-WIDE_FIGURE_PX = 900
+WIDE_FIGURE_PX = 700
 # Shown tables with more rows than this start folded.
 OPEN_TABLE_ROWS = 15
 
