@@ -100,6 +100,7 @@ rule show_diff:
         diff=expand("results/{study}/tables/diff.csv", study=STUDIES),
         claims=expand("results/{study}/tables/claims.csv", study=STUDIES),
         coverage=expand("results/{study}/tables/coverage.json", study=STUDIES),
+        report="report/index.html",
     log:
         "results/logs/show_diff.log",
     localrule: True

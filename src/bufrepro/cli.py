@@ -41,6 +41,11 @@ def _parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("report", help="the self-contained HTML report")
     for name in ("config", "results", "template", "out"):
         rep.add_argument(f"--{name}", required=True)
+    rep.add_argument(
+        "--command-line", default="", help="the command line, for the provenance block"
+    )
+    rep.add_argument("--configfiles", default="", help="config files merged (colon-separated)")
+    rep.add_argument("--tables-out", default="", help="folder for the summary, diff, claims CSVs")
     prog = sub.add_parser("progress", help="runs done of the total, with an ETA, while PID runs")
     prog.add_argument("--config", required=True, help="the validated config the workflow writes")
     prog.add_argument("--pid", type=int, required=True, help="the Snakemake process to follow")
@@ -54,6 +59,7 @@ def _parser() -> argparse.ArgumentParser:
     shw = sub.add_parser("show", help="print diffs, coverage and claims")
     shw.add_argument("--config", required=True)
     shw.add_argument("--results", default="results")
+    shw.add_argument("--summary", action="store_true", help="only the per-study summary table")
     return parser
 
 
@@ -120,12 +126,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.command == "report":
         from bufrepro.pipeline import report
 
-        report.build(cfg, Path(args.results), Path(args.template), Path(args.out))
+        report.build(
+            cfg,
+            Path(args.results),
+            Path(args.template),
+            Path(args.out),
+            command=args.command_line,
+            configfiles=[f for f in args.configfiles.split(":") if f],
+        )
+        if args.tables_out:
+            report.write_tables(cfg, Path(args.results), Path(args.tables_out))
         print(f"report written to {args.out}")
     else:
         from bufrepro.pipeline import show
 
-        print(show.show(Path(args.results), cfg["studies"]))
+        print(show.show(Path(args.results), cfg["studies"], summary_only=args.summary))
     return 0
 
 

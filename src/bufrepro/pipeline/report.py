@@ -1,11 +1,11 @@
-"""Build the self-contained HTML report: tables, figures, diff, claims, assumptions, provenance."""
+"""Build the self-contained HTML report: summary, provenance, diff, claims, figures, tables."""
 
 from __future__ import annotations
 
 import base64
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +13,8 @@ import jinja2
 import pandas as pd
 
 from bufrepro import registry
-from bufrepro.kit.configs import get_dotted
 from bufrepro.kit.paths import REPO_ROOT
+from bufrepro.pipeline import report_diff, report_text, summary
 
 AWK_DIR = REPO_ROOT / "awk"
 
@@ -31,23 +31,23 @@ def awk_header(path: Path) -> str:
     return "\n".join(lines)
 
 
-def assumptions_table(study: str, block: Mapping[str, Any]) -> list[dict[str, str]]:
-    """Each unstated parameter: key, our value, why."""
-    return [
-        {
-            "key": f"{study}.{key}",
-            "value": json.dumps(get_dotted(block, key)),
-            "why": block["assumptions"][key],
-        }
-        for key in registry.get(study).unstated
-    ]
-
-
 def _png_data_uri(path: Path) -> str:
     return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
 
 
+def png_width(path: Path) -> int:
+    """A PNG's width in pixels, from its IHDR chunk."""
+    return int.from_bytes(path.read_bytes()[16:20], "big")
+
+
+# Figures wider than this (pixels) take the page's width; narrower ones go two to a row.
+WIDE_FIGURE_PX = 700
+# Shown tables with more rows than this start folded.
+OPEN_TABLE_ROWS = 15
+
+
 def _html_table(df: pd.DataFrame, float_format: str = "{:.3f}") -> str:
+    df = df.rename(columns={c: report_diff.readable(str(c)) for c in df.columns})
     return df.to_html(
         index=False,
         na_rep="",
@@ -57,79 +57,93 @@ def _html_table(df: pd.DataFrame, float_format: str = "{:.3f}") -> str:
     )
 
 
+def reproduced_table(study: str, tables: Path) -> str:
+    """Our summary as one row per grid point: mean [95% CI] (n) per reported metric."""
+    spec = registry.get(study)
+    main = pd.read_csv(tables / "summary.csv")
+    main = main[main["metric"].isin(spec.report_metrics)].copy()
+    main["value"] = main.apply(
+        lambda r: (
+            f"{r['mean']:.3g} [{r['ci_low']:.3g}, {r['ci_high']:.3g}] (n={int(r['n'])})"
+            if pd.notna(r["ci_low"])
+            else f"{r['mean']:.3g} (n={int(r['n'])})"
+        ),
+        axis=1,
+    )
+    wide = main.pivot_table(
+        index=list(spec.grid_keys), columns="metric", values="value", aggfunc="first", sort=True
+    ).reset_index()
+    wide.columns.name = None
+    return _html_table(wide)
+
+
+def shown_table(study: str, name: str, tables: Path, cfg: Mapping[str, Any]) -> dict[str, Any]:
+    """One of the study's further tables: heading, caption, HTML, and whether it starts open."""
+    df = pd.read_csv(tables / f"{name}.csv", keep_default_na=False)
+    return {
+        "name": name,
+        "heading": report_diff.readable(name),
+        "caption": report_text.caption(study, name, cfg),
+        "html": _html_table(df, "{:.4g}"),
+        "rows": len(df),
+        "open": len(df) <= OPEN_TABLE_ROWS,
+    }
+
+
 def study_section(study: str, cfg: Mapping[str, Any], results: Path) -> dict[str, Any]:
     """Everything the template shows for one study."""
     spec = registry.get(study)
     tables = results / study / "tables"
     block = cfg[study]
-    keys = list(spec.grid_keys)
-    summary = pd.read_csv(tables / "summary.csv")
-    main = summary[summary["metric"].isin(spec.report_metrics)].copy()
-    main["value"] = main.apply(
-        lambda r: (
-            f"{r['mean']:.3g} [{r['ci_low']:.3g}, {r['ci_high']:.3g}]"
-            if pd.notna(r["ci_low"])
-            else f"{r['mean']:.3g}"
-        ),
-        axis=1,
-    )
-    wide = main.pivot_table(
-        index=keys, columns="metric", values="value", aggfunc="first", sort=True
-    ).reset_index()
-    wide.columns.name = None
     diff = pd.read_csv(tables / "diff.csv")
-    claims = pd.read_csv(tables / "claims.csv")
-    grid = spec.grid_text(block)
     return {
         "study": study,
         "title": spec.title,
         "provenance": json.loads((results / study / "provenance.json").read_text("utf-8")),
-        "coverage": json.loads((tables / "coverage.json").read_text("utf-8")),
-        "assumptions": assumptions_table(study, block),
-        "claims": claims.to_dict("records"),
-        "diff_html": _html_table(diff.drop(columns=["has_counterpart"])),
-        "summary_html": wide.to_html(index=False, border=0, classes="tbl"),
+        "assumptions": report_text.assumptions(study, cfg),
+        "claims": pd.read_csv(tables / "claims.csv").to_dict("records"),
+        "diff_tables": report_diff.diff_tables(diff, study),
+        "diff_csv": report_diff.csv_data_uri(diff),
+        "summary_html": reproduced_table(study, tables),
         "figures": [
             {
                 "name": f,
+                "heading": report_diff.readable(f),
                 "uri": _png_data_uri(results / study / "figures" / f"{f}.png"),
-                "caption": (REPO_ROOT / "report" / "captions" / study / f"{f}.rst").read_text(
-                    "utf-8"
-                ),
+                "wide": png_width(results / study / "figures" / f"{f}.png") > WIDE_FIGURE_PX,
+                "caption": report_text.caption(study, f, cfg),
             }
             for f in spec.figures
         ],
-        "grid": grid,
+        "grid": spec.grid_text(block),
         "seeds": block["seeds"],
         "measure": block.get("measure", {}),
-        "tables": [
-            {
-                "name": t,
-                "caption": _caption(study, t),
-                "html": _html_table(
-                    pd.read_csv(tables / f"{t}.csv", keep_default_na=False), "{:.4g}"
-                ),
-            }
-            for t in spec.shown_tables()
-        ],
+        "tables": [shown_table(study, t, tables, cfg) for t in spec.shown_tables()],
     }
 
 
-def _caption(study: str, name: str) -> str:
-    """report/captions/<study>/<name>.rst, or "" when there is none."""
-    path = REPO_ROOT / "report" / "captions" / study / f"{name}.rst"
-    return path.read_text("utf-8") if path.exists() else ""
-
-
-def build(cfg: Mapping[str, Any], results: Path, template: Path, out: Path) -> None:
+def build(
+    cfg: Mapping[str, Any],
+    results: Path,
+    template: Path,
+    out: Path,
+    command: str = "",
+    configfiles: Sequence[str] = (),
+) -> None:
     """Render the report for every configured study to `out`."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(template.parent)),
         undefined=jinja2.StrictUndefined,
         autoescape=jinja2.select_autoescape(["html", "j2"]),
     )
+    studies = list(cfg["studies"])
     html = env.get_template(template.name).render(
-        studies=[study_section(s, cfg, results) for s in cfg["studies"]],
+        summary=summary.display_rows(summary.summaries(results, studies)),
+        legend=report_diff.legend(),
+        status_note=report_diff.status_note(),
+        min_seeds=summary.MIN_SEEDS,
+        provenance=report_text.provenance(cfg, results, command, configfiles),
+        studies=[study_section(s, cfg, results) for s in studies],
         definitions=[
             {"script": str(p.relative_to(AWK_DIR)), "text": awk_header(p)}
             for p in sorted(AWK_DIR.glob("**/*.awk"))
@@ -137,3 +151,22 @@ def build(cfg: Mapping[str, Any], results: Path, template: Path, out: Path) -> N
     )
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(html, encoding="utf-8")
+
+
+def write_tables(cfg: Mapping[str, Any], results: Path, out_dir: Path) -> list[Path]:
+    """The summary, and each study's diff (with each value's status) and claims, as CSVs for
+    Snakemake's report: out_dir/summary.csv, <study>_diff.csv, <study>_claims.csv."""
+    studies = list(cfg["studies"])
+    out_dir.mkdir(parents=True, exist_ok=True)
+    frames = {"summary": summary.summary_frame(results, studies)}
+    for s in studies:
+        diff = summary.with_status(pd.read_csv(results / s / "tables" / "diff.csv"))
+        diff["status"] = diff["status"].map(summary.STATUS_TEXT)
+        frames[f"{s}_diff"] = diff
+        frames[f"{s}_claims"] = pd.read_csv(results / s / "tables" / "claims.csv")
+    paths = []
+    for name, frame in frames.items():
+        path = out_dir / f"{name}.csv"
+        frame.to_csv(path, index=False, lineterminator="\n")
+        paths.append(path)
+    return paths

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 import pandas as pd
 import seaborn as sns
+from matplotlib.axis import Axis
 from matplotlib.figure import Figure
-from matplotlib.ticker import NullLocator
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter, NullLocator
 
 from bufrepro.kit.figures import plt
 from bufrepro.studies.dumbbell.cells import our_cells, paper_cells
@@ -47,7 +51,10 @@ def metric_vs_buffer(
                     color=colour,
                     label=f"{queue} (ours, mean and 95% CI)",
                 )
-                ax.fill_between(q["buffer"], q["ci_low"], q["ci_high"], color=colour, alpha=0.2)
+                # Delay and throughput are >= 0: a t-interval from few seeds reaching below
+                # zero is drawn clipped there (the caption says so).
+                low = q["ci_low"].clip(lower=0)
+                ax.fill_between(q["buffer"], low, q["ci_high"], color=colour, alpha=0.2)
             if not published.empty:
                 pub = published[
                     (published["plr"].round(9) == round(plr, 9))
@@ -76,45 +83,92 @@ def metric_vs_buffer(
     return fig
 
 
+# Our cells: one filled marker per bottleneck bandwidth; the paper's cells: a black cross, a
+# marker no bottleneck uses, so each marker has one meaning.
+BOTTLENECK_MARKERS = ("o", "s", "^", "D", "v", "P", "h", "<", ">")
+PUBLISHED_MARKER = "x"
+
+
+def log_ticks(lo: float, hi: float, most: int = 6) -> list[float]:
+    """At most `most` 1-2-5 ticks spanning [lo, hi] (positive), thinned to decades if needed."""
+    if not (lo > 0 and hi >= lo):
+        return []
+    first, last = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
+    for subs in ((1, 2, 5), (1, 3), (1,)):
+        ticks = [
+            m * 10.0**e for e in range(first, last + 1) for m in subs if lo <= m * 10.0**e <= hi
+        ]
+        if len(ticks) <= most and len(ticks) >= 2:
+            return ticks
+    decades = [10.0**e for e in range(first, last + 1)]
+    step = max(1, math.ceil(len(decades) / most))
+    return decades[::step]
+
+
+def _log_axis(axis: Axis, values: pd.Series) -> None:
+    """A log axis with a few plain-number ticks (no minor labels to collide)."""
+    axis.set_major_locator(FixedLocator(log_ticks(float(values.min()), float(values.max()))))
+    axis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
+    axis.set_minor_locator(NullLocator())
+    axis.set_minor_formatter(NullFormatter())
+
+
 def delay_vs_throughput(means: pd.DataFrame, published: pd.DataFrame) -> Figure:
     """Mean delay against mean throughput per cell, faceted by loss rate; published overlaid.
 
     `means` has columns queue, plr, bottleneck_mbps, buffer, delay, throughput; so does
-    `published` (the paper's cells), which may be empty.
+    `published` (the paper's cells), which may be empty. Colour is the queue, the marker the
+    bottleneck; the paper's cells are black crosses; the legend sits below the panels.
     """
     sns.set_theme(style="whitegrid", context="paper")
     plrs = sorted(means["plr"].unique())
-    fig, axes = plt.subplots(1, len(plrs), figsize=(4.0 * len(plrs), 3.4), squeeze=False)
+    bws = sorted(means["bottleneck_mbps"].unique())
+    markers = {bw: BOTTLENECK_MARKERS[i % len(BOTTLENECK_MARKERS)] for i, bw in enumerate(bws)}
+    fig, axes = plt.subplots(1, len(plrs), figsize=(4.0 * len(plrs), 3.6), squeeze=False)
+    handles: dict[str, Any] = {}
     for j, plr in enumerate(plrs):
         ax = axes[0][j]
         sub = means[means["plr"] == plr]
-        sns.scatterplot(
-            data=sub,
-            x="throughput",
-            y="delay",
-            hue="queue",
-            style="bottleneck_mbps",
-            palette=PALETTE,
-            ax=ax,
-            s=22,
-            legend=(j == 0),
-        )
-        if not published.empty:
-            pub = published[published["plr"].round(9) == round(plr, 9)]
-            ax.scatter(
+        pub = published[published["plr"].round(9) == round(plr, 9)] if len(published) else published
+        for (queue, bw), cell in sub.groupby(["queue", "bottleneck_mbps"], sort=True):
+            handles[f"{queue}, bottleneck {bw:g} Mb/s (ours)"] = ax.scatter(
+                cell["throughput"],
+                cell["delay"],
+                marker=markers[bw],
+                color=PALETTE.get(str(queue), "gray"),
+                s=22,
+                alpha=0.85,
+            )
+        if len(pub):
+            handles["published cells"] = ax.scatter(
                 pub["throughput"],
                 pub["delay"],
-                marker="x",
+                marker=PUBLISHED_MARKER,
                 color="black",
-                s=14,
-                label="published cells",
+                s=18,
+                linewidths=0.9,
             )
+        both = pd.concat([sub[["throughput", "delay"]], pub[["throughput", "delay"]]])
         ax.set_xscale("log")
         ax.set_yscale("log")
+        ax.margins(0.08)
+        ax.autoscale_view()
+        _log_axis(ax.xaxis, both["throughput"])
+        _log_axis(ax.yaxis, both["delay"])
+        ax.tick_params(labelsize=7)
         ax.set_title(f"PLR {plr:g}", fontsize=9)
         ax.set_xlabel("TCP throughput (kb/s)")
         ax.set_ylabel("TCP delay (ms)" if j == 0 else "")
-    fig.tight_layout()
+    fig.legend(
+        list(handles.values()),
+        list(handles.keys()),
+        loc="lower center",
+        ncol=min(3, max(1, len(handles))),
+        fontsize=7,
+        frameon=False,
+    )
+    rows = math.ceil(len(handles) / 3)
+    fig.tight_layout(rect=(0, min(0.4, 0.02 + 0.055 * rows), 1, 1))
     return fig
 
 

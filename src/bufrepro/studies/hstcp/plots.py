@@ -72,8 +72,11 @@ def _sim_and_model(
     colour = PALETTE.get(queue, "gray")
     drawn = False
     if not sim.empty:
-        err_lo = (sim["mean"] - sim["ci_low"]).clip(lower=0).fillna(0)
-        err_hi = (sim["ci_high"] - sim["mean"]).clip(lower=0).fillna(0)
+        # Utilisation, loss and Jain's index lie in [0, 1]: an interval from few seeds reaching
+        # past that is drawn clipped to it (the captions say so).
+        low, high = sim["ci_low"].clip(lower=0.0), sim["ci_high"].clip(upper=1.0)
+        err_lo = (sim["mean"] - low).clip(lower=0).fillna(0)
+        err_hi = (high - sim["mean"]).clip(lower=0).fillna(0)
         ax.errorbar(
             sim["buffer_frac"],
             sim["mean"],

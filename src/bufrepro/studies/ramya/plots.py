@@ -30,7 +30,8 @@ def _lines(ax: Axes, data: pd.DataFrame, x: str, label_prefix: str = "") -> None
         g = g.sort_values(x)
         colour = palette[i % len(palette)]
         ax.plot(g[x], g["mean"], marker="o", ms=3, color=colour, label=label_prefix + _label(key))
-        ax.fill_between(g[x], g["ci_low"], g["ci_high"], color=colour, alpha=0.2)
+        # Every metric here is >= 0: a band from few seeds is drawn clipped at zero.
+        ax.fill_between(g[x], g["ci_low"].clip(lower=0), g["ci_high"], color=colour, alpha=0.2)
 
 
 def _table_figure(
@@ -117,7 +118,11 @@ def remedy_figure(summary: pd.DataFrame) -> Figure:
                 label=f"{tcp}, B2 {bw:g} Mb/s, delays x{scale:g}, buffer {buf} frames",
             )
             ax.fill_between(
-                g["rwnd_bytes"] / 1024, g["ci_low"], g["ci_high"], color=colour, alpha=0.2
+                g["rwnd_bytes"] / 1024,
+                g["ci_low"].clip(lower=0),
+                g["ci_high"],
+                color=colour,
+                alpha=0.2,
             )
         ax.set_xscale("log", base=2)
         ax.set_xlabel("advertised receive window (KiB)")

@@ -42,7 +42,8 @@ def _ours(ax: Axes, data: pd.DataFrame, along: str) -> None:
             linestyle=styles[start],
             label=f"{variant}, transfer from {start:g} s (ours, mean and 95% CI)",
         )
-        ax.fill_between(g[along], g["ci_low"], g["ci_high"], color=colour, alpha=0.15)
+        # Every metric here is >= 0: a band from few seeds is drawn clipped at zero.
+        ax.fill_between(g[along], g["ci_low"].clip(lower=0), g["ci_high"], color=colour, alpha=0.15)
 
 
 def _published(
