@@ -30,7 +30,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/pip install --disable-pip-version-check --progress-bar off -r requirements.txt 2>&1 \
     | tee .venv/pip.log \
     | awk -v total="$total" '
-        /^Collecting / { n++; if (n % 10 == 0) printf "[setup] pip: %d/%d collected\n", n, total; fflush() }
+        /^(Collecting|Processing) / { n++; if (n % 10 == 0) printf "[setup] pip: %d/%d collected\n", n, total; fflush() }
         /^Installing collected packages/ { printf "[setup] pip: installing %d packages\n", n; fflush() }
         /^Successfully installed/ { print "[setup] pip: done"; fflush() }
         /^ERROR/ { print }'
