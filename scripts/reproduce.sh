@@ -28,7 +28,9 @@ wait "$pid" || rc=$?
 took=$(( $(date +%s) - start ))
 if [ "$rc" -ne 0 ]; then
   echo "[reproduce] snakemake failed (exit $rc) after ${took} s; the errors in $log:"
-  grep -E -A4 'Error in rule|Exception|Error:' "$log" | tail -n 30 || tail -n 30 "$log"
+  # From the first error on (Snakemake's config notices left out), else the log's end.
+  errors=$(grep -v 'is extended by additional config' "$log" | awk '/Error|Exception/ { p = 1 } p' | head -n 30)
+  if [ -n "$errors" ]; then echo "$errors"; else tail -n 30 "$log"; fi
   echo "[reproduce] fix the cause, then run the same command again (finished runs are kept)"
   exit "$rc"
 fi
