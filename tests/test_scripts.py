@@ -100,12 +100,26 @@ def test_setup_reports_the_ns_version() -> None:
     assert ready and re.match(r"\[setup\] ready: ns 2\.35\b", ready[0]), out.stdout
 
 
+def readme_commands(heading: str) -> list[list[str]]:
+    """The commands in the sh blocks of a README section."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    section = text.split(f"### {heading}", 1)[1].split("\n#", 1)[0]
+    blocks = [b.split("```", 1)[0] for b in section.split("```sh\n")[1:]]
+    lines = [line.split("#", 1)[0] for b in blocks for line in b.splitlines()]
+    return [shlex.split(line) for line in lines if line.strip()]
+
+
 def readme_followups() -> list[list[str]]:
     """The commands of the README's "Follow-up commands" section."""
-    text = (REPO / "README.md").read_text(encoding="utf-8")
-    section = text.split("### Follow-up commands", 1)[1].split("\n### ", 1)[0]
-    block = section.split("```sh\n", 1)[1].split("```", 1)[0]
-    return [shlex.split(line.split("#", 1)[0]) for line in block.splitlines() if line.strip()]
+    return readme_commands("Follow-up commands")
+
+
+def test_readme_resume_commands_are_the_tested_ones() -> None:
+    """tests/test_resume.py resumes with these (opt-in there: it kills real runs)."""
+    commands = readme_commands("Resume after a kill")
+    assert any(cmd[:2] == ["bash", "scripts/reproduce.sh"] for cmd in commands), commands
+    assert any(cmd[:2] == ["snakemake", "--unlock"] for cmd in commands), commands
+    assert any(cmd[0] == "snakemake" and "--rerun-incomplete" in cmd for cmd in commands), commands
 
 
 def job_counts(stdout: str) -> dict[str, int]:
