@@ -263,9 +263,24 @@ log "configure"
 sed -i 's|^#define HAVE_INT64 1|/* #undef HAVE_INT64 (bufrepro: Debian libtclcl lacks bind(int64_t*)) */|' "$TREE/autoconf.h"
 grep -q '^#define HAVE_INT64' "$TREE/autoconf.h" && die 1 "could not undefine HAVE_INT64 in autoconf.h"
 
-log "make -j$JOBS ns (log: $TREE/make.bufrepro.log)"
-(cd "$TREE" && make -j"$JOBS" ns CCOPT="$CCOPT" >"$TREE/make.bufrepro.log" 2>&1) \
+# Progress: the compiler commands make has started, of those `make -n` lists, every 15 s.
+n_total=$(cd "$TREE" && make -n ns CCOPT="$CCOPT" 2>/dev/null | grep -cE '^(gcc|g\+\+|cc|c\+\+) -c ' || true)
+log "make -j$JOBS ns: $n_total files to compile (log: $TREE/make.bufrepro.log)"
+(cd "$TREE" && make -j"$JOBS" ns CCOPT="$CCOPT" >"$TREE/make.bufrepro.log" 2>&1) &
+make_pid=$!
+t_make=$(date +%s)
+while kill -0 "$make_pid" 2>/dev/null; do
+    for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+        kill -0 "$make_pid" 2>/dev/null || break
+        sleep 1
+    done
+    kill -0 "$make_pid" 2>/dev/null || break
+    n_done=$(grep -cE '^(gcc|g\+\+|cc|c\+\+) -c ' "$TREE/make.bufrepro.log" || true)
+    log "make: $n_done/$n_total files compiled or compiling, $(( $(date +%s) - t_make )) s"
+done
+wait "$make_pid" \
     || { grep -E 'error|Error' "$TREE/make.bufrepro.log" | tail -n 30 >&2; die 1 "make failed (log: $TREE/make.bufrepro.log)"; }
+log "make: done in $(( $(date +%s) - t_make )) s"
 
 # ---------------------------------------------------------------- 6. install
 mkdir -p "$PREFIX/bin"

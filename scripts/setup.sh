@@ -24,9 +24,21 @@ fi
 stamp=.venv/.bufrepro-requirements.sha256
 want=$(cat requirements.txt pyproject.toml | sha256sum | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-  echo "[setup] installing pinned Python packages"
-  .venv/bin/pip install -q --disable-pip-version-check -r requirements.txt
-  .venv/bin/pip install -q --disable-pip-version-check --no-deps -e .
+  total=$(grep -cE '^[A-Za-z0-9._-]+==' requirements.txt || true)
+  echo "[setup] installing $total pinned Python packages (pip; its full output: .venv/pip.log)"
+  # One progress line per 10 packages collected, then pip's summary; the rest goes to the log.
+  .venv/bin/pip install --disable-pip-version-check --progress-bar off -r requirements.txt 2>&1 \
+    | tee .venv/pip.log \
+    | awk -v total="$total" '
+        /^(Collecting|Processing) / { n++; if (n % 10 == 0) printf "[setup] pip: %d/%d collected\n", n, total; fflush() }
+        /^Installing collected packages/ { printf "[setup] pip: installing %d packages\n", n; fflush() }
+        /^Successfully installed/ { print "[setup] pip: done"; fflush() }
+        /^ERROR/ { print }'
+  .venv/bin/pip install -q --disable-pip-version-check --no-deps -e . >> .venv/pip.log 2>&1
   echo "$want" > "$stamp"
 fi
-echo "[setup] ready: $(ns -version 2>/dev/null | head -1 || true) $(gawk --version | head -1)"
+# ns-2 has no -version flag (`ns -version` reads a script from stdin and prints nothing): ask its
+# Tcl for ns-version, and Debian for the package version.
+ns_version=$(echo 'puts [ns-version]; exit 0' | ns 2>/dev/null | head -1 || true)
+ns_deb=$(dpkg-query -W -f '${Version}' ns2 2>/dev/null || true)
+echo "[setup] ready: ns ${ns_version:-?}${ns_deb:+ (Debian ns2 $ns_deb)}, $(gawk --version | head -1 | cut -d, -f1), $(.venv/bin/python --version)"
