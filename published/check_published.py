@@ -90,7 +90,9 @@ def check_file(csv_path: Path, spec: Mapping[str, Any], errors: list[str]) -> No
         print(f"  {seed}  {grp:<16} {n:4d}")
     expected = spec.get("expected")
     if expected is not None:
-        want = {(str(s), str(g)): int(n) for s, groups in expected.items() for g, n in groups.items()}
+        want = {
+            (str(s), str(g)): int(n) for s, groups in expected.items() for g, n in groups.items()
+        }
         if dict(counts) != want:
             errors.append(f"{name}: counts {dict(counts)} != expected {want}")
 

@@ -2,7 +2,7 @@
 # Install what is missing, then reproduce every configured study and print the summary.
 # usage: bash scripts/reproduce.sh [CORES] [extra snakemake arguments, e.g. --configfile config/quick.yaml]
 # Snakemake's job lines go to results/logs/snakemake.log; the terminal shows one progress line
-# (runs done of the planned total, rate, ETA), then `python -m bufrepro.cli show`.
+# (runs done of the planned total, rate, ETA), then the per-study summary (`python -m bufrepro.cli show --summary`).
 # After a kill, run the same command again: a stale lock (no Snakemake runs in this checkout) is
 # removed, and --rerun-incomplete redoes the jobs the kill interrupted; finished runs are kept.
 set -euo pipefail
@@ -38,7 +38,7 @@ echo "[reproduce] workflow done in ${took} s"
 # Snakemake's own report (figures and tables with captions) beside bufrepro's report/index.html.
 snakemake --report report/snakemake-report.html "$@" >> "$log" 2>&1 \
   || echo "[reproduce] snakemake --report failed (see $log)"
-python -m bufrepro.cli show --config results/config.validated.yaml
+python -m bufrepro.cli show --config results/config.validated.yaml --summary
 echo "[reproduce] tables: $PWD/results/<study>/tables/  figures: $PWD/results/<study>/figures/"
 echo "[reproduce] report: $PWD/report/index.html  Snakemake's report: $PWD/report/snakemake-report.html"
 echo "[reproduce] follow-ups repeat this run's config: .venv/bin/snakemake --cores 1 show_diff --configfile results/config.validated.yaml"

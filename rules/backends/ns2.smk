@@ -16,6 +16,7 @@ rule build_ns2:
         "results/ns2/ns-patched.json",
     log:
         "results/logs/build_ns2.log",
+    priority: 50
     localrule: True
     threads: 2
     params:
