@@ -3,13 +3,16 @@
 # Reads: no field of its own; the reader passes the line's time field, nodes and link ends. Needs
 #        lib/metrics.awk (fail). Every failure names the file, the line number and the rule.
 # Parameters (-v, from the run record; see bufrepro.backends.base and each study's parse_args):
-#   t_end    the scenario's end (s)
+#   t_end    the scenario's end (s; empty: the end is not checked - hand-made inputs only, the
+#            pipeline always passes it)
 #   links    the scenario's links, "a-b,c-d,..." (a link may appear in either direction; empty:
 #            links are not checked)
 #   n_nodes  the scenario's node count: node ids are 0 .. n_nodes - 1 (empty: not checked)
 # Globals: INTEG_RES - how far a line's time may lie below an earlier line's (s): 0 (never) for
 #   streams written with one time format; a reader mixing formats of different resolution sets
-#   it (vegas: wired lines print microseconds, wireless lines nanoseconds) before integ_init().
+#   it (vegas: wired lines print microseconds, wireless lines nanoseconds) before integ_init();
+#   INTEG_REPEAT - set to 1 around a line that may legitimately repeat the previous one (hstcp:
+#   two flow-monitor samples at t0).
 # Functions:
 #   integ_init()      in BEGIN, after the parameters are checked
 #   integ_line(ts)    every line, first, with its time field ts; returns 1 when the line passes:
@@ -52,10 +55,10 @@ function integ_line(ts,    t) {
         INTEG_LAST = t; delete INTEG_SAME; INTEG_SAME[$0] = 1
     } else if (t < INTEG_LAST - INTEG_RES) {
         fail("time goes back: " ts " after " INTEG_LAST); return 0
-    } else if ($0 in INTEG_SAME) {
+    } else if (!INTEG_REPEAT && ($0 in INTEG_SAME)) {
         fail("duplicated line (identical to an earlier line at time " ts ")"); return 0
     } else INTEG_SAME[$0] = 1
-    if (t > t_end + INTEG_RES) { fail("time " ts " after the scenario's end " t_end); return 0 }
+    if (t_end != "" && t > t_end + INTEG_RES) { fail("time " ts " after the scenario's end " t_end); return 0 }
     return 1
 }
 
@@ -65,7 +68,7 @@ function integ_link(a, b) { return links == "" || ((a, b) in INTEG_LINKS) }
 
 function integ_end() {
     if (INTEG_LINES == 0) { fail("empty stream"); return }
-    if (INTEG_LAST == "") return
+    if (INTEG_LAST == "" || t_end == "") return
     if (t_end - INTEG_LAST > INTEG_GAP + 1e-9)
         fail(sprintf("stream ends at %.6f s, more than one event gap (%.6f s, the largest in the stream) before the end %s s: cut short?", INTEG_LAST, INTEG_GAP, t_end))
 }
