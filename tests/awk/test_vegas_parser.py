@@ -257,7 +257,9 @@ r -t 2.060000000 -Hs 6 -Hd 6 -Ni 6 -Nx 600.00 -Ny 300.00 -Nz 0.00 -Ne -1.000000 
 
 
 def test_first_receipt_counts_and_goodput_counts_a_sequence_number_once(tmp_path: Path) -> None:
-    proc, series = parse(written(tmp_path, "dup.tr", in_order(PITFALLS.read_text() + DUPLICATES)), tmp_path)
+    proc, series = parse(
+        written(tmp_path, "dup.tr", in_order(PITFALLS.read_text() + DUPLICATES)), tmp_path
+    )
     assert proc.returncode == 0, proc.stderr
     v = values(proc.stdout)
     assert (v["tcp_sent_pkts"], v["tcp_retransmitted_pkts"], v["tcp_recv_pkts"]) == ("8", "2", "4")
@@ -281,7 +283,7 @@ def test_wired_receipt_into_dst_is_a_receipt(tmp_path: Path) -> None:
     assert (v["tcp_delivered_pkts"], v["tcp_recv_pkts"], v["tcp_delay_ms_mean"]) == (
         "2", "2", "55.000000",
     )  # fmt: skip
-    assert v["tcp_goodput_kbps"] == "0.393600"  # (532 - 40) B * 8 / 10 s
+    assert v["tcp_goodput_kbps"] == "0.787200"  # 2 x (532 - 40) B * 8 / 10 s
     assert (v["tcp_stranded_pkts"], v["tcp_drops_wireless"]) == ("2", "2")
 
 
