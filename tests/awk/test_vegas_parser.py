@@ -284,7 +284,7 @@ def test_wired_receipt_into_dst_is_a_receipt(tmp_path: Path) -> None:
         "2", "2", "55.000000",
     )  # fmt: skip
     assert v["tcp_goodput_kbps"] == "0.787200"  # 2 x (532 - 40) B * 8 / 10 s
-    assert (v["tcp_stranded_pkts"], v["tcp_drops_wireless"]) == ("1", "2")  # uid 12 delivered at the MAP
+    assert (v["tcp_stranded_pkts"], v["tcp_drops_wireless"]) == ("1", "2")  # 12 delivered
 
 
 def test_ratio_is_taken_from_the_printed_values(tmp_path: Path) -> None:
