@@ -64,6 +64,8 @@ class Ramya(Study):
         "ping_rtt_ms_p95",
         "ping_loss_rate",
     )
+    # Only the latency setup pings.
+    optional_metrics = ("ping_rtt_ms_mean", "ping_rtt_ms_p95", "ping_loss_rate")
     report_metrics = (
         "tcp_goodput_kbps",
         "tcp_throughput_kbps",
