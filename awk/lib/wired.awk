@@ -30,8 +30,9 @@
 #   fingerprint (lib/integrity.awk): links - its links "a-b,..."; n_nodes - its node count;
 #   link_delay - the measured link's propagation delay (s; empty: not checked).
 # Integrity (each failure names the file, the line and the rule; lib/integrity.awk): every line
-#   has 12 fields, a numeric time that never decreases and is not after t_end, is no duplicate
-#   of an earlier line at that time, has no CR (CRLF is rejected) and no NUL; its nodes ($3,
+#   has 12 fields, an event + - r or d, a numeric time that never decreases and is not after
+#   t_end, is no duplicate of an earlier line at that time, has no CR (CRLF is rejected) and
+#   no NUL; its nodes ($3,
 #   $4 and the nodes of $9 and $10) are below n_nodes and $3-$4 is one of `links`; the stream
 #   reaches t_end within one event gap; every packet's 'r' on the measured link comes exactly
 #   (within the trace's 1 us rounding, 2e-6 s) size * 8 / link_bps + link_delay after its '-'
@@ -102,7 +103,7 @@ NF != 12 { fail("malformed or truncated line (" NF " fields, 12 expected): " sub
         loss_drop(uid, $3 SUBSEP $4, type, tm)
         if (type != "ack") { acct_drop(uid); delay_drop(uid) }
         delete LINK_FRAC[uid]
-    }
+    } else fail("unknown event '" substr(ev, 1, 20) "' (+ - r d expected)")
 }
 
 # An 'r' on the measured link: the packet took its transmission time plus the link's delay.

@@ -40,7 +40,8 @@
 #                  scenario's fingerprint (the study's parse_args): n_nodes - its node count;
 #                  links - its wired links "a-b,..."; link_delay - the bottleneck's delay (s).
 # Integrity (lib/integrity.awk; each failure names the file, the line and the rule, and nothing
-# is printed): wired lines have 12 fields, wireless lines their keys, movement lines >= 3 fields;
+# is printed): wired lines have 12 fields, wireless lines key value pairs (an odd field count,
+# every key starting with '-'), movement lines >= 3 fields;
 # times numeric, never decreasing (by more than 1 us: wired lines print microseconds, wireless
 # ones nanoseconds), not after t_end; no duplicated line, no CR (CRLF endings are rejected), no
 # NUL; wired nodes and -Ni below n_nodes, wired links among `links`; the stream ends within one
@@ -229,7 +230,10 @@ function transit(uid, t, size,    want) {
         }
         next
     }
-    # a wireless line: the keys where ns-2 writes them, else one by one
+    # a wireless line: its event, then key value pairs (every key starts with '-')
+    if (NF % 2 == 0) { fail("malformed or truncated line (" NF " fields: not key value pairs): " substr($0, 1, 80)); next }
+    for (i = 2; i < NF; i += 2) if (substr($i, 1, 1) != "-") { fail("malformed line (field " i " '" substr($i, 1, 20) "' is not a key): " substr($0, 1, 80)); next }
+    # the keys where ns-2 writes them, else one by one
     if (!integ_line($3)) next
     if ($8 == "-Ni" && $18 == "-Nl" && $20 == "-Nw" && $34 == "-It" && $36 == "-Il" \
         && $38 == "-If" && $40 == "-Ii") {
