@@ -154,6 +154,18 @@ def kept_run(cfg: dict[str, Any], study: str, where: Path) -> KeptRun:
     return KeptRun(specs[0], specs[1])
 
 
+STUDIES = ("dumbbell", "hstcp", "ramya", "vegas")
+_KEPT: dict[str, KeptRun] = {}
+
+
+def kept_runs(where: Path) -> dict[str, KeptRun]:
+    """Every study's kept runs, made once per test session (the first caller's folder)."""
+    if not _KEPT:
+        cfg = config()
+        _KEPT.update({s: kept_run(cfg, s, where) for s in STUDIES})
+    return _KEPT
+
+
 def parse(spec: RunSpec, files: list[Path], program: str = "") -> subprocess.CompletedProcess[str]:
     """The study's parser (or `program`) run on files in the run folder, as execute runs it."""
     from bufrepro.backends.base import _env

@@ -10,26 +10,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from fault_runs import KeptRun, config, kept_run, parse
+from fault_runs import STUDIES, KeptRun, kept_runs, parse
 from mutations import KINDS, Originals
 
 pytestmark = pytest.mark.usefixtures("ns_available")
 
-STUDIES = ("dumbbell", "hstcp", "ramya", "vegas")
 # The stream of another study fed to each parser.
 FOREIGN = {"dumbbell": "ramya", "hstcp": "dumbbell", "ramya": "dumbbell", "vegas": "dumbbell"}
 BOTTLENECK = {"dumbbell": ("4", "5"), "hstcp": ("0", "1"), "ramya": ("1", "2"), "vegas": ("1", "2")}
 
 
-@pytest.fixture(scope="session")
-def kept(
-    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
-) -> dict[str, KeptRun]:
+@pytest.fixture(scope="module")
+def kept(tmp_path_factory: pytest.TempPathFactory, patched_ns: Path) -> dict[str, KeptRun]:
     """Each study's two tiny runs, streams kept (vegas needs the patched ns-2)."""
-    request.getfixturevalue("patched_ns")
-    where = tmp_path_factory.mktemp("originals")
-    cfg = config()
-    return {s: kept_run(cfg, s, where) for s in STUDIES}
+    return kept_runs(tmp_path_factory.mktemp("originals"))
 
 
 def originals(kept: dict[str, KeptRun], study: str) -> Originals:
