@@ -29,7 +29,7 @@ def read_metrics(path: Path) -> dict[str, float]:
 
 def _text(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_bytes().decode("utf-8")  # as written: no newline translation
     except (OSError, UnicodeDecodeError) as err:
         raise checks.BadRunFiles(f"{path}: unreadable: {err}") from None
 
