@@ -23,7 +23,9 @@
 #                     - no time after the end: ts <= t_end + INTEG_RES
 #                     - no duplicated line: a line identical to an earlier line of the same time
 #                       (ns-2 never writes one event twice)
-#   integ_node(n)     1 when node n belongs to the scenario (always 1 without n_nodes)
+#   integ_node(n)     1 when node n belongs to the scenario (always 1 without n_nodes);
+#                     INTEG_NODE[n] exists for each, INTEG_LINKS[a, b] for each link (both
+#                     directions), for a reader that inlines the two checks for speed
 #   integ_link(a, b)  1 when a-b or b-a is one of `links` (always 1 without links)
 #   integ_end()       in END: the stream is not empty and reaches the end: with t_last the
 #                     largest time read and INTEG_GAP the largest gap between two consecutive
@@ -34,6 +36,7 @@
 
 function integ_init(    n, i, ab, parts) {
     INTEG_LAST = ""; INTEG_GAP = 0; INTEG_LINES = 0
+    if (n_nodes != "") for (i = 0; i < n_nodes + 0; i++) INTEG_NODE[i] = 1
     if (links != "") {
         n = split(links, parts, ",")
         for (i = 1; i <= n; i++) {
@@ -62,7 +65,7 @@ function integ_line(ts,    t) {
     return 1
 }
 
-function integ_node(n) { return n_nodes == "" || (n ~ /^[0-9]+$/ && n + 0 < n_nodes + 0) }
+function integ_node(n) { return n_nodes == "" || (n in INTEG_NODE) }
 
 function integ_link(a, b) { return links == "" || ((a, b) in INTEG_LINKS) }
 
