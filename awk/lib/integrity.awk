@@ -24,8 +24,8 @@
 #                     - no duplicated line: a line identical to an earlier line of the same time
 #                       (ns-2 never writes one event twice)
 #   integ_node(n)     1 when node n belongs to the scenario (always 1 without n_nodes);
-#                     INTEG_NODE[n] exists for each, INTEG_LINKS[a, b] for each link (both
-#                     directions), for a reader that inlines the two checks for speed
+#                     INTEG_NODE[n] exists for each (INTEG_NN: their count), INTEG_LINKS[a, b]
+#                     for each link (both directions), for a reader that inlines the checks
 #   integ_link(a, b)  1 when a-b or b-a is one of `links` (always 1 without links)
 #   integ_end()       in END: the stream is not empty and reaches the end: with t_last the
 #                     largest time read and INTEG_GAP the largest gap between two consecutive
@@ -35,8 +35,9 @@
 # Prints: no metric; failures through fail().
 
 function integ_init(    n, i, ab, parts) {
-    INTEG_LAST = ""; INTEG_GAP = 0; INTEG_LINES = 0
-    if (n_nodes != "") for (i = 0; i < n_nodes + 0; i++) INTEG_NODE[i] = 1
+    INTEG_LAST = -1; INTEG_GAP = 0; INTEG_LINES = 0  # -1: no time yet (numeric: compared per line)
+    INTEG_NN = n_nodes + 0
+    if (n_nodes != "") for (i = 0; i < INTEG_NN; i++) INTEG_NODE[i] = 1
     if (links != "") {
         n = split(links, parts, ",")
         for (i = 1; i <= n; i++) {
@@ -52,16 +53,24 @@ function integ_line(ts,    t) {
     if (index($0, "\0")) { fail("NUL byte in the line (a binary file?)"); return 0 }
     if (ts !~ /^[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$/) { fail("time is not a number: '" substr(ts, 1, 40) "'"); return 0 }
     t = ts + 0
-    if (INTEG_LAST == "") { INTEG_LAST = t; INTEG_SAME[$0] = 1 }
-    else if (t > INTEG_LAST) {
-        if (t - INTEG_LAST > INTEG_GAP) INTEG_GAP = t - INTEG_LAST
-        INTEG_LAST = t; delete INTEG_SAME; INTEG_SAME[$0] = 1
+    if (t > INTEG_LAST) {
+        if (INTEG_LAST >= 0 && t - INTEG_LAST > INTEG_GAP) INTEG_GAP = t - INTEG_LAST
+        INTEG_LAST = t; INTEG_FIRST = $0; INTEG_N = 1
     } else if (t < INTEG_LAST - INTEG_RES) {
         fail("time goes back: " ts " after " INTEG_LAST); return 0
-    } else if (!INTEG_REPEAT && ($0 in INTEG_SAME)) {
-        fail("duplicated line (identical to an earlier line at time " ts ")"); return 0
-    } else INTEG_SAME[$0] = 1
+    } else if (!integ_same()) return 0
     if (t_end != "" && t > t_end + INTEG_RES) { fail("time " ts " after the scenario's end " t_end); return 0 }
+    return 1
+}
+
+# A line at the time of the line before: no duplicate of the lines at that time. The lines of
+# one time are kept in INTEG_SAME from the second one on (INTEG_FIRST holds the first).
+function integ_same() {
+    if (INTEG_N++ == 1) { delete INTEG_SAME; INTEG_SAME[INTEG_FIRST] = 1 }
+    if (!INTEG_REPEAT && ($0 in INTEG_SAME)) {
+        fail("duplicated line (identical to an earlier line at time " INTEG_LAST ")"); return 0
+    }
+    INTEG_SAME[$0] = 1
     return 1
 }
 
@@ -71,7 +80,7 @@ function integ_link(a, b) { return links == "" || ((a, b) in INTEG_LINKS) }
 
 function integ_end() {
     if (INTEG_LINES == 0) { fail("empty stream"); return }
-    if (INTEG_LAST == "" || t_end == "") return
+    if (INTEG_LAST < 0 || t_end == "") return
     if (t_end - INTEG_LAST > INTEG_GAP + 1e-9)
         fail(sprintf("stream ends at %.6f s, more than one event gap (%.6f s, the largest in the stream) before the end %s s: cut short?", INTEG_LAST, INTEG_GAP, t_end))
 }

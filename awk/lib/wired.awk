@@ -66,17 +66,22 @@ BEGIN {
 NF != 12 { fail("malformed or truncated line (" NF " fields, 12 expected): " substr($0, 1, 80)); next }
 
 # The line belongs to the stream and to the scenario (lib/integrity.awk's checks; the common
-# case inline for speed: a time that is a plain decimal number, later than the last one).
+# cases inline for speed: a plain decimal time, later than the last one or equal to it).
 {
     tm = $2 + 0
-    if (tm > INTEG_LAST && INTEG_LAST != "" && $2 ~ /^[0-9]+\.?[0-9]*$/ && !index($0, "\r") \
-        && !index($0, "\0")) {
-        if (tm - INTEG_LAST > INTEG_GAP) INTEG_GAP = tm - INTEG_LAST
-        INTEG_LAST = tm; INTEG_LINES++; delete INTEG_SAME; INTEG_SAME[$0] = 1
-        if (tm > t_end) { fail("time " $2 " after the scenario's end " t_end); next }
-    } else if (!integ_line($2)) next
+    if ($2 !~ /^[0-9]+\.?[0-9]*$/ || index($0, "\r") || index($0, "\0") || tm < INTEG_LAST) {
+        if (!integ_line($2)) next
+    } else {
+        INTEG_LINES++
+        if (tm > INTEG_LAST) {
+            if (INTEG_LAST >= 0 && tm - INTEG_LAST > INTEG_GAP) INTEG_GAP = tm - INTEG_LAST
+            INTEG_LAST = tm; INTEG_FIRST = $0; INTEG_N = 1
+            if (tm > t_end) { fail("time " $2 " after the scenario's end " t_end); next }
+        } else if (!integ_same()) next
+    }
     src = int($9); dst = int($10)
-    if (n_nodes != "" && !(($3 in INTEG_NODE) && ($4 in INTEG_NODE) && (src in INTEG_NODE) && (dst in INTEG_NODE))) {
+    # $3 and $4 are nodes of the scenario when their link is one of it: only the addresses' here.
+    if (n_nodes != "" && (src >= INTEG_NN || dst >= INTEG_NN || (links == "" && ($3 >= INTEG_NN || $4 >= INTEG_NN)))) {
         fail("node not in the scenario (" n_nodes " nodes): " substr($0, 1, 80)); next
     }
     if (links != "" && !(($3, $4) in INTEG_LINKS)) { fail("link " $3 "-" $4 " is not one of the scenario's"); next }

@@ -77,7 +77,7 @@ BEGIN {
 # Each file's integrity on its own: its times, its end (kept per file for END).
 ARGIND != side_file {
     if (side_file) side_keep(side_file)
-    side_file = ARGIND; INTEG_LAST = ""; INTEG_GAP = 0; INTEG_LINES = 0; delete INTEG_SAME
+    side_file = ARGIND; INTEG_LAST = -1; INTEG_GAP = 0; INTEG_LINES = 0; delete INTEG_SAME
 }
 function side_keep(i) { SIDE_LAST[i] = INTEG_LAST; SIDE_GAP[i] = INTEG_GAP; SIDE_LINES[i] = INTEG_LINES }
 ARGIND == 1 && NF != 7 { fail("malformed RTT line (" NF " fields, 7 expected): " substr($0, 1, 80)); next }
@@ -125,7 +125,7 @@ function p95(values, n,    rank) {
 function side_end(i, name) {
     if (t_end == "") return
     if (SIDE_LINES[i] + 0 == 0) { if (i == 3) fail(name ": no queue sample (empty file)"); return }
-    if (SIDE_LAST[i] != "" && t_end - SIDE_LAST[i] > SIDE_GAP[i] + 1e-9)
+    if (SIDE_LAST[i] >= 0 && t_end - SIDE_LAST[i] > SIDE_GAP[i] + 1e-9)
         fail(sprintf("%s ends at %.6f s, more than one event gap (%.6f s) before the end %s s: cut short?", name, SIDE_LAST[i], SIDE_GAP[i], t_end))
 }
 
