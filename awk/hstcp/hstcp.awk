@@ -15,15 +15,33 @@
 #            with level events also '+', '-', 'r' (every packet).
 #   E line  (last): $2 end time.
 # Parameters (-v): t0, t1 - measurement window (s); t_end - simulated end (s); from, to -
-#   the bottleneck's nodes; bps - its capacity (bit/s); pkt - packet size on the wire (bytes).
-# Definitions (window [t0, t1], from the Q samples at exactly t0 and t1):
-#   link_utilisation      bytes departed from the bottleneck queue x 8 / (bps x (t1 - t0))
+#   the bottleneck's nodes; bps - its capacity (bit/s); pkt - packet size on the wire (bytes);
+#   optional, checked against the M line when set: buffer - buffer_pkts; flows - the flow
+#   count; sample_s - the sample interval.
+# Integrity (the functions integ_* below are lib/integrity.awk's, copied: this program runs
+#   without AWKPATH too; each failure names the file, the line and the rule, and nothing
+#   is printed): the M line's capacity, packet size, window (and buffer, flows, sample_s when
+#   given) are the run's; every line has its fields (Q: 9 + flows, trace lines 12, E 2); times
+#   numeric, never decreasing, not after t_end; no line repeats the one before at the same time
+#   (except two Q samples at t0); no CR (CRLF endings are rejected), no NUL; trace lines only on
+#   from -> to; the E line at t_end; arrivals at the bottleneck in [t0, t1] imply departures.
+# Definitions (window [t0, t1], from the Q samples at exactly t0 and t1). The counters give the
+# packets that left the queue (started transmission) between the samples: with the packets in
+# transmission at t0 and at t1 this differs from what the link sent within the window by less
+# than one packet either way. The exact bound is kept: every rate below is scaled by
+# cap = min(1, bps x (t1 - t0) / (8 x the window's departed bytes, or departures x pkt if more))
+# (1 unless the counters
+# exceed the capacity), so that the utilisation is at most 1 and the flows' throughputs sum to
+# at most bps, exactly; goodputs likewise by min(1, capacity / their sum).
+#   link_utilisation      bytes departed from the bottleneck queue x 8 x cap / (bps x (t1 - t0))
 #   loss_rate             packets dropped at the bottleneck / packets arriving there
 #   drops                 packets dropped at the bottleneck
 #   queue_avg_pkts        time-average queue length: integral difference / (t1 - t0)
 #   queue_avg_frac        queue_avg_pkts / buffer_pkts
-#   flow<f>_tput_mbps     departures of flow f x pkt x 8 / (t1 - t0) / 1e6 (fid order = RTT order)
-#   flow<f>_goodput_mbps  increase of the sender's cumulative ACK x pkt x 8 / (t1 - t0) / 1e6
+#   flow<f>_tput_mbps     departures of flow f x pkt x 8 x cap / (t1 - t0) / 1e6 (fid order = RTT
+#                         order)
+#   flow<f>_goodput_mbps  increase of the sender's cumulative ACK x pkt x 8 / (t1 - t0) / 1e6,
+#                         x min(1, bps / 1e6 / the flows' sum of these)
 #   flow<f>_loss_rate     drops / arrivals of flow f
 #   flow<f>_cwnd_end      cwnd_ of flow f at t1 (packets)
 #   goodput_mbps          sum of the flows' goodput
@@ -47,9 +65,44 @@ BEGIN {
         print "hstcp.awk: set -v t0=... -v t1=... -v t_end=... -v from=... -v to=... -v bps=... -v pkt=..." > "/dev/stderr"
         usage = 1; exit 2
     }
-    eps = 1e-9
+    eps = 1e-9; integ_init()
 }
-function fail(msg) { if (bad < 10) print "hstcp.awk: line " NR ": " msg > "/dev/stderr"; bad++ }
+function fail(msg) {
+    if (bad < 10) print "hstcp.awk: " (FILENAME == "" ? "-" : FILENAME) ": line " FNR ": " msg > "/dev/stderr"
+    bad++
+}
+# lib/integrity.awk's line and end checks (see its header), without the node and link checks.
+function integ_init() {
+    INTEG_LAST = ""; INTEG_GAP = 0; INTEG_LINES = 0
+}
+
+function integ_line(ts,    t) {
+    INTEG_LINES++
+    if (index($0, "\r")) { fail("carriage return in the line (CRLF endings are rejected)"); return 0 }
+    if (index($0, "\0")) { fail("NUL byte in the line (a binary file?)"); return 0 }
+    if (ts !~ /^[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$/) { fail("time is not a number: '" substr(ts, 1, 40) "'"); return 0 }
+    t = ts + 0
+    if (INTEG_LAST == "") { INTEG_LAST = t; INTEG_SAME[$0] = 1 }
+    else if (t > INTEG_LAST) {
+        if (t - INTEG_LAST > INTEG_GAP) INTEG_GAP = t - INTEG_LAST
+        INTEG_LAST = t; delete INTEG_SAME; INTEG_SAME[$0] = 1
+    } else if (t < INTEG_LAST - INTEG_RES) {
+        fail("time goes back: " ts " after " INTEG_LAST); return 0
+    } else if (!INTEG_REPEAT && ($0 in INTEG_SAME)) {
+        fail("duplicated line (identical to an earlier line at time " ts ")"); return 0
+    } else INTEG_SAME[$0] = 1
+    if (t > t_end + INTEG_RES) { fail("time " ts " after the scenario's end " t_end); return 0 }
+    return 1
+}
+
+function integ_end() {
+    if (INTEG_LINES == 0) { fail("empty stream"); return }
+    if (INTEG_LAST == "") return
+    if (t_end - INTEG_LAST > INTEG_GAP + 1e-9)
+        fail(sprintf("stream ends at %.6f s, more than one event gap (%.6f s, the largest in the stream) before the end %s s: cut short?", INTEG_LAST, INTEG_GAP, t_end))
+}
+# Every line: no CR, no NUL (integ_line checks these with the time).
+index($0, "\r") || index($0, "\0") { integ_line("0"); next }
 function unwrap(name, raw,    d) {
     # unwrapped value of 32-bit counter `name` given its raw sample
     if (!(name in U)) { U[name] = raw; R[name] = raw; if (raw < 0) fail(name " starts negative: " raw); return U[name] }
@@ -61,17 +114,26 @@ function unwrap(name, raw,    d) {
 NR == 1 {
     if ($1 != "M") { fail("first line is not the M line: " $0); next }
     for (i = 2; i < NF; i += 2) meta[$i] = $(i + 1)
-    nflows = meta["flows"] + 0; buffer = meta["buffer_pkts"] + 0
+    nflows = meta["flows"] + 0; buf_pkts = meta["buffer_pkts"] + 0
     if (meta["capacity_bps"] + 0 != bps + 0) fail("capacity " meta["capacity_bps"] " in the stream, " bps " expected")
     if (meta["packet_bytes"] + 0 != pkt + 0) fail("packet size " meta["packet_bytes"] " in the stream, " pkt " expected")
     if (meta["t0"] + 0 != t0 + 0 || meta["t1"] + 0 != t1 + 0) fail("window [" meta["t0"] ", " meta["t1"] "] in the stream, [" t0 ", " t1 "] expected")
+    if (buffer != "" && meta["buffer_pkts"] != buffer) fail("buffer " meta["buffer_pkts"] " in the stream, " buffer " expected")
+    if (flows != "" && meta["flows"] != flows) fail("flows " meta["flows"] " in the stream, " flows " expected")
+    if (sample_s != "" && meta["sample_s"] + 0 != sample_s + 0) fail("sample_s " meta["sample_s"] " in the stream, " sample_s " expected")
     events = (meta["level"] == "events")
     next
 }
 ended { fail("line after the E line: " $0); next }
-$1 == "E" { ended = 1; tend = $2 + 0; next }
+$1 == "E" {
+    if (NF != 2) { fail("malformed E line (" NF " fields, 2 expected)"); next }
+    integ_line($2); ended = 1; tend = $2 + 0
+    next
+}
 $1 == "Q" {
     if (NF != 9 + nflows) { fail("malformed sample (" NF " fields, " 9 + nflows " expected)"); next }
+    INTEG_REPEAT = ($2 + 0 > t0 - eps && $2 + 0 < t0 + eps)
+    integ_line($2); INTEG_REPEAT = 0
     tm = $2 + 0
     if (nq > 0 && tm < last_t - eps) fail("sample time goes back: " tm " after " last_t)
     A = unwrap("arr", $3); D = unwrap("dep", $4); X = unwrap("drop", $5)
@@ -97,8 +159,9 @@ $1 == "Q" {
     last_t = tm; nq++
     next
 }
-NF < 12 { fail("malformed or truncated line: " $0); next }
-$3 != from || $4 != to { fail("event of another link: " $0); next }
+NF != 12 { fail("malformed or truncated line (" NF " fields, 12 expected): " substr($0, 1, 80)); next }
+{ integ_line($2) }  # a failure is recorded; the line's other checks still run
+$3 != from || $4 != to { fail("event of another link: " substr($0, 1, 80)); next }
 { tm = $2 + 0; ev = $1 }
 ev == "d" {
     ndrop_lines++; dropf[$8]++
@@ -114,7 +177,7 @@ ev == "-" {
     next
 }
 ev == "r" { next }
-{ fail("unknown event: " $0) }
+{ fail("unknown event: " substr($0, 1, 80)) }
 function advance(now,    a, b) {
     # time-average of the event-rebuilt queue over [t0, t1]
     a = (evlast > t0) ? evlast : t0; b = (now < t1) ? now : t1
@@ -124,6 +187,7 @@ function advance(now,    a, b) {
 END {
     if (usage) exit 2
     if (NR == 0) fail("empty stream")
+    else integ_end()
     if (!ended) fail("no E line: the stream is truncated")
     else if (tend < t_end - eps || tend > t_end + eps) fail("stream ends at " tend ", " t_end " expected")
     if (!have_t0) fail("no sample at t0 = " t0)
@@ -149,18 +213,25 @@ END {
         if (nplus != A) fail(sprintf("%d '+' lines, arrival counter says %.0f", nplus, A))
         if (evdep - dpk > 2 || dpk - evdep > 2) fail(sprintf("%d '-' lines in the window, counters say %.0f", evdep, dpk))
     }
-    printf "link_utilisation\t%.6f\n", dbytes * 8 / (bps * T)
+    if (darr > 0 && dpk == 0) fail(sprintf("%.0f packets arrived at the bottleneck in the window, none departed", darr))
+    if (bad > 0) { print "hstcp.awk: " bad " check(s) failed" > "/dev/stderr"; exit 3 }
+    dmax = (dpk * pkt > dbytes) ? dpk * pkt : dbytes
+    cap = (dmax * 8 > bps * T) ? bps * T / (dmax * 8) : 1
+    gsum = 0
+    for (k = 1; k <= nflows; k++) gsum += (ACK[fid[k]] - ack0[fid[k]]) * pkt * 8 / T / 1e6
+    gcap = (gsum > bps / 1e6) ? bps / 1e6 / gsum : 1
+    printf "link_utilisation\t%.6f\n", dbytes * 8 * cap / (bps * T)
     printf "loss_rate\t%.9f\n", (darr > 0) ? ddrop / darr : 0
     printf "drops\t%d\n", ddrop
     printf "arrivals\t%d\n", darr
     printf "departures\t%d\n", dpk
     printf "queue_avg_pkts\t%.6f\n", (integ - i0) / T
-    printf "queue_avg_frac\t%.6f\n", (buffer > 0) ? (integ - i0) / T / buffer : 0
+    printf "queue_avg_frac\t%.6f\n", (buf_pkts > 0) ? (integ - i0) / T / buf_pkts : 0
     sum = sum2 = 0; good = 0; n = 0; xmin = -1; xmax = 0
     for (k = 1; k <= nflows; k++) {
         f = fid[k]
-        x = (FD[f] - fd0[f]) * pkt * 8 / T / 1e6
-        g = (ACK[f] - ack0[f]) * pkt * 8 / T / 1e6
+        x = (FD[f] - fd0[f]) * pkt * 8 * cap / T / 1e6
+        g = (ACK[f] - ack0[f]) * pkt * 8 * gcap / T / 1e6
         fa = FA[f] - fa0[f]
         printf "flow%s_tput_mbps\t%.6f\n", f, x
         printf "flow%s_goodput_mbps\t%.6f\n", f, g
@@ -182,6 +253,5 @@ END {
         printf "ev_link_utilisation\t%.6f\n", evbytes * 8 / (bps * T)
         printf "ev_queue_avg_pkts\t%.6f\n", evarea / T
     }
-    if (bad > 0) { print "hstcp.awk: " bad " check(s) failed" > "/dev/stderr"; exit 3 }
     printf "acct_ok\t1\n"
 }

@@ -24,7 +24,8 @@
 #                      link head, as ns-2's lossmodel installs it) or already dequeued there
 #                      (an error model after the queue)
 #   T_drops_total      T_drops_queue + T_drops_link
-#   T_loss_rate        T_drops_total / T_sent_pkts (empty when nothing was sent)
+#   T_loss_rate        T_drops_total / T_sent_pkts (empty when nothing was sent); a reader may
+#                      rename it per type: LOSS_RATE_NAME[T] = "name" (set in BEGIN)
 
 function loss_type(type) {
     if (!(type in LOSS_SENT)) { LOSS_SENT[type] = 0; LOSS_DQ[type] = 0; LOSS_DL[type] = 0 }
@@ -54,6 +55,6 @@ function loss_report(    t, dropped) {
         metric(t "_drops_queue", sprintf("%d", LOSS_DQ[t]))
         metric(t "_drops_link", sprintf("%d", LOSS_DL[t]))
         metric(t "_drops_total", sprintf("%d", dropped))
-        metric(t "_loss_rate", LOSS_SENT[t] > 0 ? sprintf("%.6f", dropped / LOSS_SENT[t]) : "")
+        metric((t in LOSS_RATE_NAME) ? LOSS_RATE_NAME[t] : t "_loss_rate", LOSS_SENT[t] > 0 ? sprintf("%.6f", dropped / LOSS_SENT[t]) : "")
     }
 }

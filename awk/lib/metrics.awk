@@ -10,8 +10,9 @@
 #                         "" for an undefined value); a later call with the same name replaces it
 #   metrics_print()       prints every recorded line in C byte order of the names, which is the
 #                         order of `LC_ALL=C sort` of the lines (a tab sorts before any name byte)
-#   fail(msg)             counts a failed check and prints "PROG: line NR: msg" on stderr (the
-#                         first 10 only)
+#   fail(msg)             counts a failed check and prints "PROG: FILE: line FNR: msg" on stderr
+#                         (the first 10 only): the file (FILENAME, "-" for stdin), the line
+#                         number in it and the rule broken
 # Prints: nothing of its own (no metric is defined here).
 
 function metric(name, value) { METRICS[name] = value }
@@ -24,6 +25,7 @@ function metrics_print(    name, saved) {
 }
 
 function fail(msg) {
-    if (FAILED < 10) print PROG ": line " NR ": " msg > "/dev/stderr"
+    if (FAILED < 10)
+        print PROG ": " (FILENAME == "" ? "-" : FILENAME) ": line " FNR ": " msg > "/dev/stderr"
     FAILED++
 }

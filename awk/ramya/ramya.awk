@@ -26,7 +26,16 @@
 #   long before the trace's end a packet still in flight may have been seen last (s;
 #   monitor.max_in_flight_age_s); link_from, link_to - the bottleneck's end nodes (R1 = 1 and
 #   R2 = 2); link_bps - its capacity (bit/s);
-#   tcp_hdr - header bytes in a tcp packet's trace size (default 40, as ns-2).
+#   tcp_hdr - header bytes in a tcp packet's trace size (default 40, as ns-2); the scenario's
+#   fingerprint (from the run record, the study's parse_args): n_nodes - its node count; links -
+#   its links "a-b,..."; link_delay - the measured link's propagation delay (s).
+# Integrity (lib/wired.awk, lib/integrity.awk; each failure names the file, the line and the
+#   rule, and nothing is printed): 12 fields a line; times numeric, never decreasing, not after
+#   t_end; no duplicated line, no CR (CRLF endings are rejected), no NUL; nodes below n_nodes,
+#   links among `links`; the stream ends within one event gap (the largest gap between two
+#   consecutive times in it) of t_end; each packet crosses the measured link in exactly
+#   size * 8 / link_bps + link_delay (+-2 us of trace rounding); data sent in [t0, t1] implies
+#   departures on the measured link in [t0, t1].
 #
 # Data packets: type not "ack". ns-2 gives every transmission, retransmissions included, its
 # own uid, so each uid is one packet sent once. A packet's send is its first event at the node
@@ -49,14 +58,20 @@
 #   T_delay_ms_max    largest such delay, in ms
 #   T_delay_ms_p95    95th percentile (nearest rank) of those delays, in ms
 #   (dropped packets have no delay)
-# Definitions, throughput (lib/throughput.awk; receipts with time in [t0, t1]; for each data
-# type T received at any time):
-#   T_rx_bytes          sum of trace sizes of type-T receipts (retransmitted copies included)
+# Definitions, throughput (lib/throughput.awk; for each data type T received at any time). The
+# bits of a receipt inside the window: a packet that crossed the measured link counts the part
+# of its bits that link transmitted within [t0, t1] (its transmission there, see
+# link_utilisation, clipped to the window: a packet straddling t0 or t1 counts in part); one
+# that did not cross it counts whole when received in [t0, t1]. So the rates of the types that
+# cross the link sum to at most link_bps, exactly.
+#   T_rx_bytes          sum of the in-window parts of type-T receipts (retransmitted copies
+#                       included), bytes, a real number ("%.3f")
 #   T_throughput_kbps   T_rx_bytes * 8 / (t1 - t0) / 1000
-#   T_goodput_kbps      payload bytes of the first receipt of each (flow id, sequence number)
-#                       * 8 / (t1 - t0) / 1000; payload = size - tcp_hdr for tcp, size otherwise.
-#                       A duplicate (same flow and sequence number received again) adds nothing.
-#   T_rx_pkts           number of type-T receipts
+#   T_goodput_kbps      the in-window part of the payload of the first receipt of each (flow id,
+#                       sequence number) * 8 / (t1 - t0) / 1000; payload = size - tcp_hdr for
+#                       tcp, size otherwise; a duplicate adds nothing. Not printed for a type
+#                       whose packets carry no sequence number (negative: ns-2's ping, -1).
+#   T_rx_pkts           number of type-T receipts with a nonzero in-window part
 # Definitions, loss (lib/loss.awk; events with time in [t0, t1]; for each type T on any line,
 # "ack" included; ping packets are type "ping"):
 #   T_sent_pkts        type-T packets whose first event at their source node (a '+' or a drop
@@ -67,10 +82,14 @@
 #                      link head, as ns-2's lossmodel installs it) or already dequeued there
 #                      (an error model after the queue)
 #   T_drops_total      T_drops_queue + T_drops_link
-#   T_loss_rate        T_drops_total / T_sent_pkts (empty when nothing was sent)
+#   T_loss_rate        T_drops_total / T_sent_pkts (empty when nothing was sent); for ping it is
+#                      named ping_pkt_loss_rate (requests and replies dropped / sent), so that
+#                      ramya/side.awk's ping_loss_rate (round trips) is the only ping_loss_rate
 # Definitions, the bottleneck (lib/link.awk; events on link_from -> link_to):
-#   link_utilisation     bits of packets whose transmission starts ('-' on the link) in
-#                        [t0, t1], divided by link_bps * (t1 - t0)
+#   link_utilisation     bits the link transmitted within [t0, t1] / (link_bps * (t1 - t0)): a
+#                        packet's transmission lasts size * 8 / link_bps from its '-' on the
+#                        link (or from the end of the previous one, if later: one packet at a
+#                        time); only its part inside [t0, t1] counts, so this is at most 1
 #   link_queue_avg_pkts  time average over [t0, t1] of the queue length in packets, where the
 #                        queue grows by one at each '+' on the link and shrinks by one at each
 #                        '-' and at each 'd' of a packet that had a '+' there but no '-' (a queue
@@ -78,6 +97,6 @@
 #   link_queue_max_pkts  largest queue length held for a positive time within [t0, t1] (a '+'
 #                        and a '-' at the same instant do not count as a longer queue)
 #   link_departed_pkts   '-' events on the link in [t0, t1]
-BEGIN { PROG = "ramya.awk" }
+BEGIN { PROG = "ramya.awk"; LOSS_RATE_NAME["ping"] = "ping_pkt_loss_rate" }
 
 @include "wired.awk"

@@ -6,11 +6,19 @@
 # parse_ramya.sh's metrics.tsv. Run it after ns-2 has exited (the files are complete then).
 #
 # usage: LC_ALL=C AWKPATH=AWK_DIR/lib gawk -f AWK_DIR/ramya/side.awk -v t0=... -v t1=...
-#          RTT_FILE PING_FILE QUEUE_FILE     (exactly these three, in this order; rtt.tr,
-#          ping.tr, queue.tr in a run folder; an empty file is fine, a missing one an error)
+#          [-v t_end=...] RTT_FILE PING_FILE QUEUE_FILE     (exactly these three, in this order;
+#          rtt.tr, ping.tr, queue.tr in a run folder; an empty RTT or ping file is fine, an
+#          empty queue file or a missing one an error)
 # Output: the metrics below, one "name<TAB>value" line each, in LC_ALL=C order.
 # Exit: 0 - metrics printed; 2 - a parameter or file operand missing (or a file unreadable);
-#   3 - no RTT sample in the window (the reason on stderr): nothing printed.
+#   3 - no RTT sample in the window, or an integrity check failed (the reasons on stderr, each
+#   naming the file, the line and the rule): nothing printed.
+# Integrity (lib/integrity.awk, each file on its own): every line has its fields (RTT 7, ping
+#   "s" 3 and "r" 5, queue 2) and a numeric time that never decreases and is not after t_end;
+#   no duplicated line, no CR (CRLF endings are rejected), no NUL; the queue samples (every
+#   monitor.queue_sample_s) and a non-empty ping log (a request every ping.interval_s) end
+#   within one event gap (the largest gap between consecutive times in the file) of t_end;
+#   every reply answers a request of the log.
 #
 # Reads:
 #   RTT_FILE, the variable trace of `$tcp attach FILE; $tcp trace rtt_` (ns-2
@@ -24,9 +32,9 @@
 #                               reply, as ns-2's Agent/Ping reports them in its `recv` callback.
 #   QUEUE_FILE, a line every monitor.queue_sample_s seconds: $1 time (s), $2 the QueueMonitor's
 #     pkts_ - packets waiting in the R1 -> R2 queue (arrivals - departures - drops; the packet
-#     on the wire has departed, so it does not count); NF (lines with fewer than 2 fields are
-#     skipped).
-# Parameters (-v): t0, t1 - the measurement window (s).
+#     on the wire has departed, so it does not count).
+# Parameters (-v): t0, t1 - the measurement window (s); t_end - the scenario's end (s; the
+#   pipeline always passes it; without it, on hand-made files, the end checks are skipped).
 # Definitions, RTT (as awk/rtt.awk): a sample is an assignment of rtt_ with a value above 0 and
 # a time in [t0, t1]: ns-2 sets rtt_ once per measured round trip - one timed segment at a time,
 # from its send to the first ACK covering it, not timed again after a retransmission timeout
@@ -56,14 +64,26 @@
 #   qmon_queue_max_pkts  their largest value; only when qmon_samples > 0
 
 @include "metrics.awk"
+@include "integrity.awk"
 
 BEGIN {
     PROG = "side.awk"
     if (t0 == "" || t1 == "" || ARGC != 4) {
-        print PROG ": set -v t0=... -v t1=... and give RTT_FILE PING_FILE QUEUE_FILE" > "/dev/stderr"
+        print PROG ": set -v t0=... -v t1=... -v t_end=... and give RTT_FILE PING_FILE QUEUE_FILE" > "/dev/stderr"
         usage = 1; exit 2
     }
 }
+
+# Each file's integrity on its own: its times, its end (kept per file for END).
+ARGIND != side_file {
+    if (side_file) side_keep(side_file)
+    side_file = ARGIND; INTEG_LAST = -1; INTEG_GAP = 0; INTEG_LINES = 0; delete INTEG_SAME
+}
+function side_keep(i) { SIDE_LAST[i] = INTEG_LAST; SIDE_GAP[i] = INTEG_GAP; SIDE_LINES[i] = INTEG_LINES }
+ARGIND == 1 && NF != 7 { fail("malformed RTT line (" NF " fields, 7 expected): " substr($0, 1, 80)); next }
+ARGIND == 2 && !(($1 == "s" && NF == 3) || ($1 == "r" && NF == 5)) { fail("malformed ping line: " substr($0, 1, 80)); next }
+ARGIND == 3 && NF != 2 { fail("malformed queue line (" NF " fields, 2 expected): " substr($0, 1, 80)); next }
+!integ_line(ARGIND == 2 ? $2 : $1) { next }
 
 # ARGIND: 1 the RTT trace, 2 the ping log, 3 the queue samples.
 ARGIND == 1 {
@@ -75,8 +95,13 @@ ARGIND == 1 {
     next
 }
 ARGIND == 2 {
-    if ($1 == "s") { if ($2 + 0 >= t0 && $2 + 0 <= t1) { ping_inwin[$3] = 1; ping_sent++ }; next }
+    if ($1 == "s") {
+        ping_all_sent[$3] = 1
+        if ($2 + 0 >= t0 && $2 + 0 <= t1) { ping_inwin[$3] = 1; ping_sent++ }
+        next
+    }
     if ($1 == "r") {
+        if (!($3 in ping_all_sent)) { fail("reply to request " $3 ", which the log never sent"); next }
         if (!($3 in ping_inwin) || ($3 in ping_got)) next
         ping_got[$3] = 1; v = $4 + $5; ping_n++; ping_sum += v; ping_fsum += $4; ping_all[ping_n] = v
         if (ping_n == 1 || v > ping_max) ping_max = v
@@ -84,7 +109,7 @@ ARGIND == 2 {
     next
 }
 ARGIND == 3 {
-    if (NF >= 2 && $1 + 0 >= t0 && $1 + 0 <= t1) {
+    if ($1 + 0 >= t0 && $1 + 0 <= t1) {
         q_n++; q_sum += $2; if ($2 + 0 > q_max) q_max = $2 + 0
     }
     next
@@ -96,8 +121,19 @@ function p95(values, n,    rank) {
     return values[rank]
 }
 
+# A periodic file (2 ping log, 3 queue samples) reaches the end within one event gap.
+function side_end(i, name) {
+    if (t_end == "") return
+    if (SIDE_LINES[i] + 0 == 0) { if (i == 3) fail(name ": no queue sample (empty file)"); return }
+    if (SIDE_LAST[i] >= 0 && t_end - SIDE_LAST[i] > SIDE_GAP[i] + 1e-9)
+        fail(sprintf("%s ends at %.6f s, more than one event gap (%.6f s) before the end %s s: cut short?", name, SIDE_LAST[i], SIDE_GAP[i], t_end))
+}
+
 END {
     if (usage) exit 2
+    if (side_file) side_keep(side_file)
+    side_end(2, ARGV[2]); side_end(3, ARGV[3])
+    if (FAILED) { print PROG ": " FAILED " check(s) failed" > "/dev/stderr"; exit 3 }
     if (rtt_n == 0) { print PROG ": no RTT sample in the window" > "/dev/stderr"; exit 3 }
     metric("tcp_rtt_samples", sprintf("%d", rtt_n))
     metric("tcp_rtt_s_mean", sprintf("%.6f", rtt_sum / rtt_n))

@@ -25,9 +25,10 @@
 #     writes them ($3, $9, $19, $35, $37, $39, $41, $47) after checking the keys before them ($2,
 #     $8, $18, $20 -Nw, $34, $36, $38, $40, $46); a line laid out otherwise is read key by key,
 #     and is malformed without -Ni, -It or -Ii.
-#   Lines with any other $1 (e.g. "M" movement lines, blank lines) are skipped, except that
-#   every line whose $3 and $4 are the bottleneck's ends is an event on it (as link.awk reads
-#   them: $1 event, $2 time (s), $6 size (bytes), $12 uid).
+#   movement lines: "M TIME ..." (at least 3 fields; only the time is read).
+#   Any other line (another $1, a blank line) is not of this format: the run fails. Every wired
+#   line whose $3 and $4 are the bottleneck's ends is an event on it (as link.awk reads them:
+#   $1 event, $2 time (s), $6 size (bytes), $12 uid).
 # Parameters (-v): t0, t1 - measurement window (s, t1 > t0); t_end - simulated end (s); max_age -
 #                  how long before t_end a packet still in flight may have been seen last (s);
 #                  src, dst - sender and receiver nodes; fid - the TCP agent's flow id; hdr -
@@ -35,7 +36,18 @@
 #                  whole packet, 40 B of TCP/IP header included); traced - the fully traced links
 #                  as "a-b,c-d" (every other wired link traces drops only); link_from, link_to -
 #                  the bottleneck's end nodes; link_bps - its capacity in bit/s (bps below);
-#                  series - the file for the time series; bin_s - its bin width (s).
+#                  series - the file for the time series; bin_s - its bin width (s); the
+#                  scenario's fingerprint (the study's parse_args): n_nodes - its node count;
+#                  links - its wired links "a-b,..."; link_delay - the bottleneck's delay (s).
+# Integrity (lib/integrity.awk; each failure names the file, the line and the rule, and nothing
+# is printed): wired lines have 12 fields, wireless lines key value pairs (an odd field count,
+# every key starting with '-'), movement lines >= 3 fields;
+# times numeric, never decreasing (by more than 1 us: wired lines print microseconds, wireless
+# ones nanoseconds), not after t_end; no duplicated line, no CR (CRLF endings are rejected), no
+# NUL; wired nodes and -Ni below n_nodes, wired links among `links`; the stream ends within one
+# event gap (the largest gap between consecutive times in it) of t_end; each packet crosses the
+# bottleneck in exactly size * 8 / link_bps + link_delay (+-2 us); data sent in [t0, t1]
+# implies departures on the bottleneck in [t0, t1].
 #
 # Data packets: type "tcp", flow id fid (ACKs are type "ack"); one uid = one transmission
 # (retransmissions are new uids).
@@ -74,17 +86,22 @@
 #   tcp_delay_samples     how many packets the three are over
 # Packets dropped or still in flight at the end have no delay and are not counted; later
 # receipts of the same uid (none are expected) are ignored.
-# Definitions (e2e_throughput.awk; received: delivered at a time in [t0, t1]):
-#   tcp_throughput_kbps   bits of the received packets (headers and retransmitted copies
-#                         included) / (t1 - t0) / 1000 ("network throughput")
-#   tcp_goodput_kbps      (size - hdr) * 8 bits of the first receipt of each sequence number,
-#                         / (t1 - t0) / 1000 (duplicates and headers excluded)
-#   tcp_recv_pkts         the received packets
-# series: one line per bin [t0 + k * bin_s, t0 + (k + 1) * bin_s) inside [t0, t1]:
+# Definitions (e2e_throughput.awk; a delivered packet's in-window part: the fraction of its bits
+# that the bottleneck transmitted within [t0, t1] - its transmission there clipped to the
+# window, see link_utilisation - or, for a packet that did not cross it, 1 when delivered in
+# [t0, t1] and 0 otherwise; so the throughput is at most link_bps, exactly):
+#   tcp_throughput_kbps   in-window bits of the delivered packets (headers and retransmitted
+#                         copies included) / (t1 - t0) / 1000 ("network throughput")
+#   tcp_goodput_kbps      in-window part of (size - hdr) * 8 bits of the first delivery of each
+#                         sequence number, / (t1 - t0) / 1000 (duplicates and headers excluded)
+#   tcp_recv_pkts         delivered packets with a nonzero in-window part
+# series (by delivery time, whole packets): one line per bin [t0 + k * bin_s, t0 + (k + 1) *
+# bin_s) inside [t0, t1]:
 #   "<bin start s> <throughput kbps over the bin>", every bin printed, empty ones as 0.
 # Definitions (link.awk, on the link link_from -> link_to; computed by lib/link.awk):
-#   link_utilisation     bits of packets whose transmission starts ('-' on the link) in
-#                        [t0, t1], divided by bps * (t1 - t0)
+#   link_utilisation     bits the link transmitted within [t0, t1] / (bps * (t1 - t0)): a packet's
+#                        transmission lasts size * 8 / bps from its '-' (or from the end of the
+#                        previous one, if later); only its part inside [t0, t1] counts (<= 1)
 #   link_queue_avg_pkts  time average over [t0, t1] of the queue length in packets, where the
 #                        queue grows by one at each '+' on the link and shrinks by one at each
 #                        '-' and at each 'd' of a packet that had a '+' there but no '-' (a queue
@@ -103,6 +120,7 @@
 
 @include "metrics.awk"
 @include "link.awk"
+@include "integrity.awk"
 
 BEGIN {
     PROG = "vegas.awk"; tend = 0
@@ -115,7 +133,7 @@ BEGIN {
     nt = split(traced, tl, ",")
     for (i = 1; i <= nt; i++) full[tl[i]] = 1
     EVENTS["+"]; EVENTS["-"]; EVENTS["r"]; EVENTS["d"]; EVENTS["s"]; EVENTS["f"]; EVENTS["D"]
-    link_init()
+    link_init(); INTEG_RES = 1e-6; integ_init()
     # e2e_delay.awk's and e2e_throughput.awk's
     n = 0; dsum = 0; dmax = 0; tbits = 0; good = 0; pkts = 0
 }
@@ -152,20 +170,44 @@ function receipt(    ts, d) {
         delays[++n] = d; dsum += d
         if (d > dmax) dmax = d
     }
-    if (T >= t0 && T <= t1) {
-        tbits += SIZE * 8; pkts++
-        if (!(SEQ in seen)) { seen[SEQ] = 1; good += (SIZE - hdr) * 8 }
-        binbits[int((T - t0) / bin_s)] += SIZE * 8
+    # its bits inside the window: the part the bottleneck sent in [t0, t1] (lib/link.awk)
+    if (UID in LINK_FRAC) { frac = LINK_FRAC[UID]; delete LINK_FRAC[UID] }
+    else frac = (T >= t0 && T <= t1) ? 1 : 0
+    if (frac > 0) {
+        tbits += SIZE * 8 * frac; pkts++
+        if (!(SEQ in seen)) { seen[SEQ] = 1; good += (SIZE - hdr) * 8 * frac }
     }
+    if (T >= t0 && T <= t1) binbits[int((T - t0) / bin_s)] += SIZE * 8
+}
+# An 'r' on the bottleneck: the packet took its transmission time plus the link's delay.
+function transit(uid, t, size,    want) {
+    if (!(uid in DEQ)) return
+    want = size * 8 / link_bps + link_delay
+    if (t - DEQ[uid] - want > 2e-6 || want - (t - DEQ[uid]) > 2e-6)
+        fail(sprintf("packet %s crossed the bottleneck in %.6f s, the scenario's link takes %.6f s (a stream of another scenario?)", uid, t - DEQ[uid], want))
+    delete DEQ[uid]
 }
 {
-    # The bottleneck, as link.awk: every line whose $3 and $4 are its ends.
-    if ($3 == link_from && $4 == link_to) link_event($1, $12, $2 + 0, $6)
     EV = $1
-    if (!(EV in EVENTS)) next
+    if (EV == "M") {  # "M TIME NODE (x, y, z), (x, y), speed" or the header "M 0.0 nn ..."
+        if (NF < 3) { fail("malformed or truncated line (" NF " fields): " substr($0, 1, 80)); next }
+        integ_line($2); next
+    }
+    if (!(EV in EVENTS)) { fail("not a trace line (event '" substr(EV, 1, 20) "'): " substr($0, 1, 80)); next }
     if ($2 != "-t") {
         # a wired line
-        if (NF < 12) { fail("malformed or truncated line: " $0); next }
+        if (NF != 12) { fail("malformed or truncated line (" NF " fields, 12 expected): " substr($0, 1, 80)); next }
+        if (!integ_line($2)) next
+        if (!integ_node($3) || !integ_node($4)) { fail("node not in the scenario (" n_nodes " nodes): " substr($0, 1, 80)); next }
+        if (!integ_link($3, $4)) { fail("link " $3 "-" $4 " is not one of the scenario's"); next }
+        # The bottleneck, as link.awk: every line whose $3 and $4 are its ends.
+        if ($3 == link_from && $4 == link_to) {
+            link_event($1, $12, $2 + 0, $6)
+            if (link_delay != "") {
+                if (EV == "-") DEQ[$12] = $2 + 0
+                else if (EV == "r") transit($12, $2 + 0, $6)
+            }
+        }
         T = $2 + 0
         if (T > tend) tend = T
         if ($5 != "tcp" || $8 != fid) next
@@ -188,15 +230,21 @@ function receipt(    ts, d) {
         }
         next
     }
-    # a wireless line: the keys where ns-2 writes them, else one by one
+    # a wireless line: its event, then key value pairs (every key starts with '-')
+    if (NF % 2 == 0) { fail("malformed or truncated line (" NF " fields: not key value pairs): " substr($0, 1, 80)); next }
+    for (i = 2; i < NF; i += 2) if (substr($i, 1, 1) != "-") { fail("malformed line (field " i " '" substr($i, 1, 20) "' is not a key): " substr($0, 1, 80)); next }
+    # the keys where ns-2 writes them, else one by one
+    if (!integ_line($3)) next
     if ($8 == "-Ni" && $18 == "-Nl" && $20 == "-Nw" && $34 == "-It" && $36 == "-Il" \
         && $38 == "-If" && $40 == "-Ii") {
         T = $3 + 0
+        if (!integ_node($9)) { fail("node " $9 " not in the scenario (" n_nodes " nodes)"); next }
         if (T > tend) tend = T
         if ($35 != "tcp" || $39 != fid) next
         NODE = $9; LAYER = $19; UID = $41
     } else {
-        if (!read_keys()) { fail("malformed or truncated line: " $0); next }
+        if (!read_keys()) { fail("malformed or truncated line: " substr($0, 1, 80)); next }
+        if (!integ_node(NODE)) { fail("node " NODE " not in the scenario (" n_nodes " nodes)"); next }
         if (T > tend) tend = T
         if (PTYPE != "tcp" || FID != fid) next
         SLOW = 1
@@ -219,6 +267,7 @@ function receipt(    ts, d) {
 END {
     if (usage) exit 2
     # e2e_loss.awk
+    integ_end()
     if (nsent == 0) fail("no data packet of flow " fid " left node " src)
     if (tend < t_end - max_age) fail(sprintf("trace ends at %.6f s, before t_end - max_age = %.6f s", tend, t_end - max_age))
     for (u in sent) {
@@ -243,6 +292,7 @@ END {
         }
         if (inw) { w_sent++; if (u in rtx) w_rtx++ }
     }
+    if (w_sent > 0 && LINK_DEP == 0) fail("data packets were sent in [t0, t1] but the bottleneck " link_from "-" link_to " carried none")
     if (FAILED) { print PROG ": " FAILED " check(s) failed" > "/dev/stderr"; exit 3 }
     lost = w_drop + w_strand
     metric("tcp_sent_pkts", sprintf("%d", w_sent))

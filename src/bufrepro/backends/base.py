@@ -15,6 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Protocol
 
+from bufrepro.kit import checks
 from bufrepro.kit.paths import REPO_ROOT
 
 AWK_DIR = REPO_ROOT / "awk"
@@ -186,11 +187,22 @@ def reproduce_command(spec: RunSpec, sim: list[str], keep: bool) -> str:
     )
 
 
+def _metric_problems(spec: RunSpec, lines: list[str]) -> list[str]:
+    """The parsers' output checked as aggregation will read it: names once, finite, in bounds."""
+    try:
+        values = checks.parse_metrics("".join(f"{line}\n" for line in lines), "metrics")
+    except checks.BadRunFiles as err:
+        return [str(err)]
+    found = checks.metric_problems(values, checks.capacity_bps(spec.parser_args))
+    return [f"metrics out of bounds: {'; '.join(found)}"] if found else []
+
+
 def execute(backend: Backend, spec: RunSpec, keep_traces: bool = False) -> str:
     """Render, simulate and parse one run unless its folder is current; 'ran' or 'current'.
 
     metrics.tsv is written last, atomically, and only when the simulator exited 0, printed its
-    finish marker, and every parser exited 0 with the accounting check passed; otherwise
+    finish marker, every parser exited 0 with the accounting check passed, and the metrics
+    pass kit.checks (each name once, finite, within their bounds and the capacity); otherwise
     RunFailed names the run, the reasons and the command that reproduces it, and the folder
     keeps no metrics.
     """
@@ -227,6 +239,8 @@ def execute(backend: Backend, spec: RunSpec, keep_traces: bool = False) -> str:
         problems.append(f"parser exit code {prc}: {perr.strip()[-400:]}")
     elif "acct_ok\t1" not in lines:
         problems.append("the accounting check did not pass (no acct_ok 1)")
+    else:
+        problems += _metric_problems(spec, lines)
     if problems:
         _clear(spec)
         raise RunFailed(
@@ -245,6 +259,7 @@ def execute(backend: Backend, spec: RunSpec, keep_traces: bool = False) -> str:
         **identity,
         "key": key,
         "parser": spec.parser + (f" + {spec.side_parser}" if spec.side_parser else ""),
+        "parser_args": dict(spec.parser_args),
         "streamed": not keep_traces,
         "wall_s": round(wall, 3),
     }

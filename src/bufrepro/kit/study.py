@@ -57,6 +57,9 @@ class Study:
     # Metrics summarised per cell (summary.csv), and those the report's tables show.
     reported: ClassVar[tuple[str, ...]] = ()
     report_metrics: ClassVar[tuple[str, ...]] = ()
+    # Reported metrics a run may lack by design (e.g. the ping metrics of setups without ping);
+    # every other reported metric must be defined in every run (checked on aggregation).
+    optional_metrics: ClassVar[tuple[str, ...]] = ()
     # Figures (results/<name>/figures/<f>.png, caption report/captions/<name>/<f>.rst).
     figures: ClassVar[tuple[str, ...]] = ()
     # Tables derive() writes from the runs (results/<name>/tables/<t>.csv).
@@ -115,6 +118,10 @@ class Study:
     def draw(self, block: Block, tables: Tables) -> dict[str, Figure]:
         """Figures by name (the names of `figures`) from every table of the study."""
         raise NotImplementedError(f"{self.name}: draw()")
+
+    def required_metrics(self) -> tuple[str, ...]:
+        """The reported metrics every run must have, defined (reported but not optional)."""
+        return tuple(m for m in self.reported if m not in self.optional_metrics)
 
     def published_files(self) -> tuple[str, ...]:
         """The study's files under published/."""

@@ -18,7 +18,11 @@ def write_tables(
     """Write the study's runs, summary, provenance and derived tables; returns the run count."""
     study = registry.get(name)
     run_dirs = manifest_runs(list(manifests))
-    runs, summary, prov = tables.study_tables(name, run_dirs, study.grid_keys, study.reported)
+    # Every run's metrics.tsv and run.json are checked as they are read: the first that fails
+    # stops the aggregation, naming the run (checks.BadRunFiles); nothing is written then.
+    runs, summary, prov = tables.study_tables(
+        name, run_dirs, study.grid_keys, study.reported, study.required_metrics()
+    )
     out_dir.mkdir(parents=True, exist_ok=True)
     tables.stable_runs(runs).to_csv(out_dir / "runs.csv", index=False, float_format="%.6f")
     summary.to_csv(out_dir / "summary.csv", index=False, float_format="%.6f")

@@ -33,6 +33,10 @@ def test_parse_args_name_window_and_bottleneck(tiny_cfg: dict[str, Any]) -> None
         "link_from": 4,
         "link_to": 5,
         "link_bps": 50000,
+        # the scenario's fingerprint the parser checks the trace against (issue #17)
+        "n_nodes": 8,
+        "links": "0-4,1-4,2-4,3-4,4-5,5-6,5-7",
+        "link_delay": 0.01,
     }
 
 

@@ -83,5 +83,9 @@ def test_parser_gets_the_window_and_the_bottleneck() -> None:
         "to": 1,
         "bps": 2_500_000_000,
         "pkt": 1000,
+        # what the stream's M line must say (issue #17)
+        "buffer": STUDY.params(block, p)["buffer_pkts"],
+        "flows": len(STUDY.params(block, p)["flows"]),
+        "sample_s": block["measure"]["sample_s"],
     }
     assert STUDY.params(block, p)["trace_file"] == STUDY.stream == "bottleneck.fifo"

@@ -86,6 +86,10 @@ def test_parse_args_name_window_and_bottleneck(tiny_cfg: dict[str, Any]) -> None
         "link_from": 1,
         "link_to": 2,
         "link_bps": 1000000,
+        # the scenario's fingerprint the parser checks the trace against (issue #17)
+        "n_nodes": 6,
+        "links": "0-1,1-2,2-3,4-1,2-5",
+        "link_delay": 0.02,
     }
 
 

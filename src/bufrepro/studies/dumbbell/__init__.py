@@ -112,8 +112,15 @@ class Dumbbell(Study):
         return run_params.params(block, point)
 
     def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
-        """Parser variables of one run."""
-        return run_params.parse_args(block, point)
+        """Parser variables of one run, with the scenario's fingerprint (nodes, links, delay)."""
+        args = run_params.parse_args(block, point)
+        # Nodes 0-3 sources, 4-5 routers, 6-7 sinks (tcl/dumbbell): the links the trace may name.
+        args.update(
+            n_nodes=8,
+            links="0-4,1-4,2-4,3-4,4-5,5-6,5-7",
+            link_delay=block["topology"]["bottleneck_delay_ms"] / 1000,
+        )
+        return args
 
     def compare(self, block: Block, tables: Tables) -> dict[str, pd.DataFrame]:
         """{"diff", "claims", "shapes", "consistency"} from the summary and the published table."""

@@ -129,8 +129,12 @@ class Hstcp(Study):
         return params.params(block, point)
 
     def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
-        """hstcp.awk's -v variables: window, end, bottleneck nodes, capacity, packet size."""
-        return params.parse_args(block, point)
+        """hstcp.awk's -v variables: window, end, bottleneck nodes, capacity, packet size, and
+        the M line's buffer, flow count and sample interval the stream must carry."""
+        args = params.parse_args(block, point)
+        p = params.params(block, point)
+        args.update(buffer=p["buffer_pkts"], flows=len(p["flows"]), sample_s=p["sample_s"])
+        return args
 
     def compare(self, block: Block, tables: Tables) -> dict[str, pd.DataFrame]:
         """diff, claims, model and model_vs_sim (compare.py); consistency (consistency.py)."""

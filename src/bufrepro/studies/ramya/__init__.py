@@ -64,6 +64,8 @@ class Ramya(Study):
         "ping_rtt_ms_p95",
         "ping_loss_rate",
     )
+    # Only the latency setup pings.
+    optional_metrics = ("ping_rtt_ms_mean", "ping_rtt_ms_p95", "ping_loss_rate")
     report_metrics = (
         "tcp_goodput_kbps",
         "tcp_throughput_kbps",
@@ -113,8 +115,12 @@ class Ramya(Study):
         return _params.params(block, point)
 
     def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
-        """The setup's window, accounting limits and the R1 -> R2 link."""
-        return _params.parse_args(block, point)
+        """The setup's window, accounting limits, the R1 -> R2 link, the scenario's fingerprint."""
+        args = _params.parse_args(block, point)
+        # client 0, R1 1, R2 2, server 3, ping client 4, ping server 5 (tcl/ramya).
+        delay_ms = _params.params(block, point)["bottleneck_delay_ms"]
+        args.update(n_nodes=6, links="0-1,1-2,2-3,4-1,2-5", link_delay=delay_ms / 1000)
+        return args
 
     def derive(
         self, block: Block, runs: pd.DataFrame, run_dirs: Sequence[Path]

@@ -1,0 +1,74 @@
+"""The fault corpus on the streams: every kind of damaged or foreign input fails each parser
+loudly (non-zero exit, the file, a line number and the rule on stderr) and writes no number.
+
+The originals are real tiny ns-2 runs of each study, made once per session with their streams
+kept; every kind of mutations.KINDS is applied to each and parsed as execute() parses it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fault_runs import STUDIES, KeptRun, kept_runs, parse
+from mutations import KINDS, Originals
+
+pytestmark = pytest.mark.usefixtures("ns_available")
+
+# The stream of another study fed to each parser.
+FOREIGN = {"dumbbell": "ramya", "hstcp": "dumbbell", "ramya": "dumbbell", "vegas": "dumbbell"}
+BOTTLENECK = {"dumbbell": ("4", "5"), "hstcp": ("0", "1"), "ramya": ("1", "2"), "vegas": ("1", "2")}
+
+
+@pytest.fixture(scope="module")
+def kept(tmp_path_factory: pytest.TempPathFactory, patched_ns: Path) -> dict[str, KeptRun]:
+    """Each study's two tiny runs, streams kept (vegas needs the patched ns-2)."""
+    return kept_runs(tmp_path_factory.mktemp("originals"))
+
+
+def originals(kept: dict[str, KeptRun], study: str) -> Originals:
+    run = kept[study]
+    return Originals(
+        own=run.stream.read_bytes(),
+        other_scenario=run.other_stream().read_bytes(),
+        other_study=kept[FOREIGN[study]].stream.read_bytes(),
+        bottleneck=BOTTLENECK[study],
+    )
+
+
+def assert_fails_loudly(proc: object, name: str, run_dir: Path) -> None:
+    """Non-zero exit; the file, a line number and a reason on stderr; nothing on stdout."""
+    rc, out, err = proc.returncode, proc.stdout, proc.stderr.decode(errors="replace")  # type: ignore[attr-defined]
+    assert rc != 0, f"exit 0 on {name}: {out[:300]!r}"
+    assert out == b"", f"numbers written on {name}: {out[:300]!r}"
+    assert name in err and "line " in err, err[:600]
+    assert not (run_dir / "series.tsv").exists(), "vegas wrote its series"
+
+
+@pytest.mark.parametrize("study", STUDIES)
+def test_the_originals_parse(kept: dict[str, KeptRun], study: str) -> None:
+    """The unmutated stream passes: the corpus tests the checks, not a broken fixture."""
+    run = kept[study]
+    proc = parse(run.spec, [run.stream])
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert b"acct_ok\t1" in proc.stdout
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+@pytest.mark.parametrize("study", STUDIES)
+def test_a_damaged_or_foreign_stream_fails_loudly(
+    kept: dict[str, KeptRun], study: str, kind: str
+) -> None:
+    run = kept[study]
+    name = f"fault-{kind}.tr"
+    damaged = run.spec.run_dir / name
+    damaged.write_bytes(KINDS[kind](originals(kept, study)))
+    (run.spec.run_dir / "series.tsv").unlink(missing_ok=True)
+    try:
+        assert_fails_loudly(parse(run.spec, [damaged]), name, run.spec.run_dir)
+    finally:
+        damaged.unlink()
+
+
+def test_the_corpus_has_at_least_20_kinds() -> None:
+    assert len(KINDS) >= 20
