@@ -110,3 +110,15 @@ def test_sources_and_syn(
     assert set(first.values()) == {size}
     # The bottleneck is still 4 -> 5 (ns-2 numbers nodes in creation order).
     assert any(line.split()[2:4] == ["4", "5"] for line in (tmp_path / "run/out.tr").open())
+    # The parser accepts the stream: its fingerprint names the extra sources' nodes and links.
+    values = (("queue", "DropTail"), ("plr", 0.0), ("bottleneck_mbps", 0.1), ("buffer", 10))
+    args = STUDY.parse_args(block, RunPoint("dumbbell", values, 1))
+    cmd = ["gawk", "-f", str(REPO / "awk" / STUDY.parser)]
+    for key, value in args.items():
+        cmd += ["-v", f"{key}={value}"]
+    env = {"LC_ALL": "C", "AWKPATH": str(REPO / "awk" / "lib"), "PATH": "/usr/bin:/bin"}
+    out = subprocess.run(
+        [*cmd, "out.tr"], cwd=tmp_path / "run", env=env, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    assert "tcp_throughput_kbps" in out.stdout

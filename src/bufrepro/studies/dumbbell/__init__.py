@@ -114,10 +114,13 @@ class Dumbbell(Study):
     def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
         """Parser variables of one run, with the scenario's fingerprint (nodes, links, delay)."""
         args = run_params.parse_args(block, point)
-        # Nodes 0-3 sources, 4-5 routers, 6-7 sinks (tcl/dumbbell): the links the trace may name.
+        # Nodes 0-3 sources, 4-5 routers, 6-7 sinks, 8... further TCP sources (tcl/dumbbell):
+        # the links the trace may name.
+        extra = [n for n in run_params.tcp_nodes(block["tcp"]["sources"]) if n > 7]
+        links = ["0-4", "1-4", "2-4", "3-4", "4-5", "5-6", "5-7", *(f"{n}-4" for n in extra)]
         args.update(
-            n_nodes=8,
-            links="0-4,1-4,2-4,3-4,4-5,5-6,5-7",
+            n_nodes=8 + len(extra),
+            links=",".join(links),
             link_delay=block["topology"]["bottleneck_delay_ms"] / 1000,
         )
         return args
