@@ -10,6 +10,7 @@ rule run_twoflow:
         config="results/hstcp/config.yaml",
         template="tcl/hstcp/hstcp.tcl.j2",
         parser="awk/hstcp/hstcp.awk",
+        ns2="results/ns2/ns-patched.json",
     output:
         runs="results/hstcp/tables/twoflow_runs.csv",
         summary="results/hstcp/tables/twoflow_summary.csv",

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 UNSTATED = (
-    "topology.access_speedup",
+    "topology.access_ratio",
     "topology.sink_delay_ms",
     "topology.access_queue_pkts",
     "tcp.window_pkts",
@@ -33,6 +33,7 @@ UNSTATED = (
     "tcp.tick_s",
     "tcp.start_s",
     "tcp.start_jitter_s",
+    "tcp.pacing",
     "red.min_th_frac",
     "red.max_th_frac",
     "red.max_p",
@@ -66,6 +67,8 @@ class Hstcp(Study):
     title: ClassVar[str] = (
         "Barman, Smaragdakis & Matta: HighSpeed TCP utilisation vs router buffer size (003)"
     )
+    # The patched ns-2 (tcp.pacing is its spacing_; with pacing off it runs stock ns-2's TCP).
+    backend_options: ClassVar[Mapping[str, str]] = params.BACKEND_OPTIONS
     template: ClassVar[str] = params.TEMPLATE
     parser: ClassVar[str] = params.PARSER
     stream: ClassVar[str] = params.STREAM

@@ -43,6 +43,12 @@ def scenario_problems(block: Block) -> list[str]:
                 f"config key hstcp.scenarios.{name}.rtt_min_ms: {sc['rtt_min_ms']} ms must exceed "
                 f"2 x (bottleneck delay + sink delay) = {floor} ms"
             )
+        ratio = block["topology"]["access_ratio"]
+        if ratio * sc["n_flows"] <= 1:
+            problems.append(
+                f"config key hstcp.topology.access_ratio: {ratio} x {sc['n_flows']} flows of "
+                f"{name} must exceed 1 (the access links together faster than R1-R2)"
+            )
         per_sample = sc["bottleneck_mbps"] * 1e6 / 8 * measure["sample_s"]
         if per_sample >= WRAP_BYTES:
             problems.append(

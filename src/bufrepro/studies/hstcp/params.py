@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from bufrepro.kit.grid import RunPoint
@@ -17,6 +18,9 @@ PARSER = "hstcp/hstcp.awk"
 STREAM = "bottleneck.fifo"
 TIMESERIES = "timeseries.tsv"
 TCP_HEADER_BYTES = 40
+# Every hstcp run uses the patched ns-2 (ns2/patches): its spacing_ is tcp.pacing; with spacing_ 0
+# it is stock ns-2's TCP, and its 64-bit queue-monitor counters do not wrap.
+BACKEND_OPTIONS: Mapping[str, str] = MappingProxyType({"build": "patched"})
 # Bottleneck nodes: the template creates R1 and R2 first.
 R1, R2 = 0, 1
 
@@ -66,6 +70,7 @@ def common(block: Block) -> dict[str, Any]:
         "hstcp": dict(block["hstcp"]),
         "start_s": block["tcp"]["start_s"],
         "start_jitter_s": block["tcp"]["start_jitter_s"],
+        "pacing": 1 if block["tcp"]["pacing"] else 0,
         "sink_delay_ms": block["topology"]["sink_delay_ms"],
         "access_queue_pkts": block["topology"]["access_queue_pkts"],
         "red": dict(red),
@@ -91,7 +96,7 @@ def link(
         "bottleneck_mbps": mbps,
         "bottleneck_delay_ms": delay_ms,
         "capacity_bps": round(mbps * 1e6),
-        "access_mbps": mbps * block["topology"]["access_speedup"],
+        "access_mbps": mbps * block["topology"]["access_ratio"],
         "queue": queue,
         "buffer_pkts": buf,
         "bdp_pkts": bdp,
