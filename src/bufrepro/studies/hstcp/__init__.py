@@ -3,6 +3,7 @@
 # Simulation: ns-2's native HighSpeed TCP (windowOption_ 8) over one bottleneck, DropTail and
 # (Adaptive) RED, buffer = a fraction of the R1-R2 bandwidth-delay product (Figs. 3, 4, 7, 8), and
 # two competing flows under- and over-buffered (Figs. 5-6: module twoflow, rules/studies/hstcp.smk).
+# Readings band (issue 13): pacing x access ratio at small buffers (module band, its own rule).
 # Model: the package `model`. The paper prints no table: the "published" side is its claims
 # (published/hstcp_claims.csv).
 #
@@ -99,15 +100,22 @@ class Hstcp(Study):
         "fairness_vs_buffer",
     )
     # compare() computes the model from the config (model.csv) and model_vs_sim.
-    tables: ClassVar[tuple[str, ...]] = ("model", "model_vs_sim")
+    tables: ClassVar[tuple[str, ...]] = ("model", "model_vs_sim", "notes")
     # Tables rules/studies/hstcp.smk writes (the two-flow runs); compare() reads
     # twoflow_summary, draw() twoflow_series.
     rule_tables: ClassVar[tuple[str, ...]] = (
         "twoflow_runs",
         "twoflow_summary",
         "twoflow_series",
+        "band_runs",
+        "band",
     )
-    report_tables: ClassVar[tuple[str, ...] | None] = ("model_vs_sim", "twoflow_summary")
+    report_tables: ClassVar[tuple[str, ...] | None] = (
+        "model_vs_sim",
+        "twoflow_summary",
+        "band",
+        "notes",
+    )
     # hstcp has always written its diff with significant digits (%.6g; the others %.6f).
     diff_float_format: ClassVar[str] = "%.6g"
     table_formats: ClassVar[Mapping[str, str]] = MappingProxyType(
@@ -116,6 +124,8 @@ class Hstcp(Study):
             "model_vs_sim": "%.6g",
             "twoflow_runs": "%.6f",
             "twoflow_summary": "%.6f",
+            "band_runs": "%.6g",
+            "band": "%.6g",
         }
     )
 

@@ -84,6 +84,28 @@ def twoflow_problems(block: Block) -> list[str]:
     return problems
 
 
+def band_problems(block: Block) -> list[str]:
+    """The readings band's scenarios are defined, and its access ratios keep R1-R2 the
+    bottleneck."""
+    problems = []
+    scenarios = block["scenarios"]
+    for name in block["band"]["scenario"]:
+        if name not in scenarios:
+            problems.append(
+                f"config key hstcp.band.scenario: {name!r} is not defined under hstcp.scenarios "
+                f"(defined: {sorted(scenarios)})"
+            )
+            continue
+        n = scenarios[name]["n_flows"]
+        for ratio in block["band"]["access_ratio"]:
+            if ratio * n <= 1:
+                problems.append(
+                    f"config key hstcp.band.access_ratio: {ratio} x {n} flows of {name} must "
+                    "exceed 1 (the access links together faster than R1-R2)"
+                )
+    return problems
+
+
 def check(block: Block) -> list[str]:
     """Every problem, in the order the old config check gave them (window, RED, the rest)."""
     return [
@@ -91,4 +113,5 @@ def check(block: Block) -> list[str]:
         *red_problems(block["red"]),
         *scenario_problems(block),
         *twoflow_problems(block),
+        *band_problems(block),
     ]

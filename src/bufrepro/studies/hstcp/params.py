@@ -31,6 +31,25 @@ def bdp_pkts(scenario: Mapping[str, Any], packet_bytes: int) -> int:
     return max(1, round(bits / (8 * packet_bytes)))
 
 
+def flows_bdp_pkts(scenario: Mapping[str, Any], packet_bytes: int) -> float:
+    """BDP of the flows at their mean propagation RTT, in packets (the second BDP axis).
+
+    s2's "fraction of 6250" is of the R1-R2 link's BDP alone (2 x 10 ms); its flows' mean RTT is
+    90 ms, so 6250 packets are 22% of the flows' BDP. s1's 12500 are 83% of its flows' 15000.
+    """
+    mean_rtt_ms = sum(rtts_ms(scenario)) / int(scenario["n_flows"])
+    return float(scenario["bottleneck_mbps"]) * 1e6 * mean_rtt_ms / 1000 / (8 * packet_bytes)
+
+
+def axis_ratios(block: Block) -> dict[str, float]:
+    """Per scenario: the R1-R2 BDP over the flows' BDP at their mean RTT (a fraction of the
+    flows' BDP = the fraction of the R1-R2 BDP x this ratio; s1 0.83, s2 0.22)."""
+    pkt = block["packet_bytes"]
+    return {
+        str(n): bdp_pkts(sc, pkt) / flows_bdp_pkts(sc, pkt) for n, sc in block["scenarios"].items()
+    }
+
+
 def buffer_pkts(fraction: float, bdp: int) -> int:
     """round-half-up(fraction x BDP), at least 1 (as model.fixed_point.buffer_packets_for)."""
     return max(1, math.floor(fraction * bdp + 0.5))
