@@ -30,6 +30,7 @@ from bufrepro.studies.hstcp.params import (
     STREAM,
     TEMPLATE,
     awk_args,
+    band_scenarios,
     bdp_pkts,
     buffer_pkts,
     flows_bdp_pkts,
@@ -54,7 +55,7 @@ def points(block: Block) -> list[RunPoint]:
     """Every run of the band, in KEYS order then seed."""
     band = block["band"]
     out = []
-    for scen in band["scenario"]:
+    for scen in band_scenarios(block):
         for pacing in band["pacing"]:
             for ratio in band["access_ratio"]:
                 for frac in band["buffer_frac"]:

@@ -6,6 +6,7 @@ from typing import Any
 
 from bufrepro.kit.configs import measure_problems
 from bufrepro.kit.study import Block
+from bufrepro.studies.hstcp.params import band_scenarios
 
 # Counters are sampled often enough that the byte counters (signed 32-bit) cannot wrap twice
 # between two samples: at most 2^31 bytes may leave the bottleneck per sample interval.
@@ -89,7 +90,7 @@ def band_problems(block: Block) -> list[str]:
     bottleneck."""
     problems = []
     scenarios = block["scenarios"]
-    for name in block["band"]["scenario"]:
+    for name in band_scenarios(block):
         if name not in scenarios:
             problems.append(
                 f"config key hstcp.band.scenario: {name!r} is not defined under hstcp.scenarios "

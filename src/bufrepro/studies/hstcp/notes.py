@@ -11,7 +11,13 @@ import pandas as pd
 from bufrepro.kit.study import Block
 from bufrepro.studies.hstcp.model.fixed_point import solve_fixed_point
 from bufrepro.studies.hstcp.model.table import model_scenario
-from bufrepro.studies.hstcp.params import bdp_pkts, buffer_pkts, flows_bdp_pkts, rtts_ms
+from bufrepro.studies.hstcp.params import (
+    band_scenarios,
+    bdp_pkts,
+    buffer_pkts,
+    flows_bdp_pkts,
+    rtts_ms,
+)
 
 COLUMNS = ["section", "topic", "paper", "ours", "note"]
 # Buffers (packets) at which the notes evaluate the model in every scenario: 5, 125 and 625
@@ -57,7 +63,7 @@ def axis_notes(block: Block) -> list[dict[str, str]]:
     """Both BDP axes per scenario: of the R1-R2 link (the paper's) and of the flows."""
     pkt = block["packet_bytes"]
     rows = []
-    for name in sorted({*block["grid"]["scenario"], *block["band"]["scenario"]}):
+    for name in sorted({*block["grid"]["scenario"], *band_scenarios(block)}):
         sc = block["scenarios"][name]
         bdp, flows = bdp_pkts(sc, pkt), flows_bdp_pkts(sc, pkt)
         mean_rtt = sum(rtts_ms(sc)) / len(rtts_ms(sc))

@@ -50,6 +50,11 @@ def axis_ratios(block: Block) -> dict[str, float]:
     }
 
 
+def band_scenarios(block: Block) -> list[str]:
+    """The readings band's scenarios: hstcp.band.scenario, or the grid's when it is not set."""
+    return list(block["band"].get("scenario") or block["grid"]["scenario"])
+
+
 def buffer_pkts(fraction: float, bdp: int) -> int:
     """round-half-up(fraction x BDP), at least 1 (as model.fixed_point.buffer_packets_for)."""
     return max(1, math.floor(fraction * bdp + 0.5))

@@ -10,7 +10,7 @@ import pandas as pd
 from bufrepro.kit.study import Block
 from bufrepro.studies.hstcp.model.fixed_point import Scenario, solve_fixed_point
 from bufrepro.studies.hstcp.model.queues import RedParams
-from bufrepro.studies.hstcp.params import bdp_pkts, buffer_pkts, rtts_ms
+from bufrepro.studies.hstcp.params import band_scenarios, bdp_pkts, buffer_pkts, rtts_ms
 
 # How model.csv writes its floats; compare() uses the model as read back from that text.
 FLOAT_FORMAT = "%.9g"
@@ -54,7 +54,7 @@ def band_model(block: Block) -> pd.DataFrame:
     """The model at the readings band's scenarios, queue and buffer fractions."""
     band = block["band"]
     fracs = sorted(set(band["buffer_frac"]))
-    return model_rows(block, band["scenario"], [band["queue"]], fracs, fracs)
+    return model_rows(block, band_scenarios(block), [band["queue"]], fracs, fracs)
 
 
 def model_rows(
