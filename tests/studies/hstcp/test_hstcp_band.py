@@ -95,3 +95,10 @@ def test_axis_ratio_of_the_papers_scenarios() -> None:
     r = axis_ratios(defaults()["hstcp"])
     assert r["s2"] == pytest.approx(6250 / 28125)
     assert r["s1"] == pytest.approx(12500 / 15000)
+
+
+def test_slow_access_links_do_not_slow_the_shared_sink_link() -> None:
+    block = band_cfg(access_ratio=[0.2])["hstcp"]
+    p = band.spec(block, band.points(block)[0]).record["params"]
+    assert p["access_mbps"] == pytest.approx(2.0)
+    assert p["sink_mbps"] == p["bottleneck_mbps"] == 10

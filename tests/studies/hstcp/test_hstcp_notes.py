@@ -8,7 +8,7 @@ from hstcp_tables import GOOD, model_for, summary_table
 from hstcp_tiny import defaults
 
 from bufrepro.studies.hstcp.claims import evaluate
-from bufrepro.studies.hstcp.notes import PROBE_PKTS, model_util, notes
+from bufrepro.studies.hstcp.notes import PROBE_PKTS, gap_note, model_util, notes
 
 
 def test_the_model_depends_on_packets_not_on_the_bdp() -> None:
@@ -59,3 +59,9 @@ def test_notes_without_a_band_still_say_what_the_model_can() -> None:
     assert not out["section"].str.startswith("readings band").any()
     model_rows = out[out["section"] == "what the model can say"]
     assert len(model_rows) == len(block["grid"]["scenario"])
+
+
+def test_gap_note_only_speaks_of_a_gap_there_is() -> None:
+    assert gap_note(0.2, 0.8, 1.0, 0.05) == "pacing closes 75% of the model-simulation gap"
+    assert "beyond 100%" in gap_note(0.2, 0.9, 0.4, 0.05)
+    assert gap_note(0.9, 0.8, 0.92, 0.05).startswith("no gap to close")

@@ -100,7 +100,6 @@ def band_notes(block: Block, band: pd.DataFrame | None) -> list[dict[str, str]]:
         u0 = float(a["link_utilisation"].iloc[0]) if not a.empty else math.nan
         u1 = float(other["link_utilisation"].iloc[0]) if not other.empty else math.nan
         um = float(g["model_utilisation"].iloc[0])
-        gap = (u1 - u0) / (um - u0) if um != u0 else math.nan
         readings = len(g)
         rows.append(
             {
@@ -113,12 +112,21 @@ def band_notes(block: Block, band: pd.DataFrame | None) -> list[dict[str, str]]:
                 f"{not pacing0} {u1:.3f}; band over {readings} readings "
                 f"{float(g['band_low'].iloc[0]):.3f}-{float(g['band_high'].iloc[0]):.3f}; "
                 f"model {um:.3f}",
-                "note": f"pacing closes {gap:.0%} of the model-simulation gap"
-                if not math.isnan(gap)
-                else "",
+                "note": gap_note(u0, u1, um, block["claims"]["agree_tol"]),
             }
         )
     return rows
+
+
+def gap_note(u0: float, u1: float, um: float, tol: float) -> str:
+    """How much of the model-simulation gap (model minus a priori) switching pacing closes."""
+    if math.isnan(u0) or math.isnan(u1) or math.isnan(um):
+        return ""
+    if um - u0 <= tol:
+        return f"no gap to close: the model ({um:.3f}) is within agree_tol or below the a priori"
+    share = (u1 - u0) / (um - u0)
+    over = " (beyond 100%: the paced runs exceed the model)" if share > 1 else ""
+    return f"pacing closes {share:.0%} of the model-simulation gap{over}"
 
 
 def agree_notes(claims: pd.DataFrame) -> list[dict[str, str]]:

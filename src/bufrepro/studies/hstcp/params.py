@@ -121,6 +121,8 @@ def link(
         "bottleneck_delay_ms": delay_ms,
         "capacity_bps": round(mbps * 1e6),
         "access_mbps": mbps * block["topology"]["access_ratio"],
+        # R2 -> sink carries every flow: never slower than R1-R2, whatever the access ratio.
+        "sink_mbps": mbps * max(block["topology"]["access_ratio"], 1),
         "queue": queue,
         "buffer_pkts": buf,
         "bdp_pkts": bdp,
