@@ -98,6 +98,7 @@ class Hstcp(Study):
         "fig6_twoflow_over",
         "loss_vs_buffer",
         "fairness_vs_buffer",
+        "band_utilisation",
     )
     # compare() computes the model from the config (model.csv) and model_vs_sim.
     tables: ClassVar[tuple[str, ...]] = ("model", "model_vs_sim", "notes")
@@ -148,10 +149,10 @@ class Hstcp(Study):
         return compare.compare(block, tables)
 
     def draw(self, block: Block, tables: Tables) -> dict[str, Figure]:
-        """Figs. 3-8, loss and fairness against the buffer (plots.py)."""
-        from bufrepro.studies.hstcp import plots
+        """Figs. 3-8, loss and fairness against the buffer (plots.py); the band (band_plot.py)."""
+        from bufrepro.studies.hstcp import band_plot, plots
 
-        return plots.draw(tables)
+        return {**plots.draw(tables), band_plot.FIGURE: band_plot.draw(tables.get("band"))}
 
 
 STUDY = Hstcp()
