@@ -242,8 +242,12 @@ def _physics_notes(block: Block, published: pd.DataFrame) -> list[dict[str, str]
             "topic": "RTT floor",
             "paper": f"RTT {first['value']:g} s at {int(first['buffer_frames'])} frame(s)",
             "ours": f"the stated delays (D1 + D2 + D3 = {one_way:g} ms one way) allow no RTT "
-            f"below {2 * one_way:g} ms before any transmission; scaled by {scale:g} "
-            f"(readings.table5.delay_scale) {2 * one_way * scale:g} ms",
+            f"below {2 * one_way:g} ms before any transmission; "
+            + (
+                f"scaled by {scale:g} (readings.table5.delay_scale) {2 * one_way * scale:g} ms"
+                if scale != 1
+                else "readings.table5.delay_scale 1 keeps them as stated"
+            ),
             "note": f"{first['value'] * 1000:g} ms < {2 * one_way:g} ms: the stated delays cannot "
             "hold; the paper's own 'shortest possible round-trip time' is the halved delays' "
             "floor",
