@@ -10,6 +10,7 @@ rule run_twoflow:
         config="results/hstcp/config.yaml",
         template="tcl/hstcp/hstcp.tcl.j2",
         parser="awk/hstcp/hstcp.awk",
+        ns2="results/ns2/ns-patched.json",
     output:
         runs="results/hstcp/tables/twoflow_runs.csv",
         summary="results/hstcp/tables/twoflow_summary.csv",
@@ -28,3 +29,33 @@ rule run_twoflow:
         "{params.python} -m bufrepro.studies.hstcp.twoflow --config {input.config}"
         " --runs {output.runs} --summary {output.summary} --series {output.series}"
         " > {log} 2>&1"
+
+
+# The readings band (issue 13): DropTail runs at every hstcp.band scenario x pacing x access
+# ratio x buffer fraction x seed (results/hstcp/band/...), on the patched ns-2, in one job
+# (bufrepro.studies.hstcp.band); runs already current are not run again. band.csv holds each
+# reading cell's mean utilisation beside both BDP axes, the model and the band's envelope.
+
+
+rule run_band:
+    input:
+        config="results/hstcp/config.yaml",
+        template="tcl/hstcp/hstcp.tcl.j2",
+        parser="awk/hstcp/hstcp.awk",
+        ns2="results/ns2/ns-patched.json",
+    output:
+        runs="results/hstcp/tables/band_runs.csv",
+        band="results/hstcp/tables/band.csv",
+    log:
+        "results/hstcp/logs/run_band.log",
+    benchmark:
+        "results/hstcp/benchmarks/run_band.tsv"
+    resources:
+        # scenarios x 2 x 3 x fractions x seeds runs one after another: minutes at full scale.
+        runtime=lambda wildcards, attempt: 60 * attempt,
+        mem_mb=2000,
+    params:
+        python=sys.executable,
+    shell:
+        "{params.python} -m bufrepro.studies.hstcp.band --config {input.config}"
+        " --runs {output.runs} --band {output.band} > {log} 2>&1"

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 
-from bufrepro.studies.vegas.notes import paper_groups
+from bufrepro.studies.vegas.notes import definition_notes, paper_groups
 from conftest import REPO
 
 
@@ -18,3 +20,13 @@ def test_paper_groups_read_from_published() -> None:
     row = (changed["table"] == "Table IV") & (changed["metric"] == "network_throughput")
     changed.loc[row & (changed["rtt_ms"] == 60), "value"] = 150.0
     assert "lower 142-248 kb/s at 40, 50, 60, 70, 90 ms" in paper_groups(changed)
+
+
+def test_notes_name_only_awk_files_that_exist() -> None:
+    """The parsers the notes name are the ones the study runs (awk/vegas/vegas.awk), not the
+    old per-metric files."""
+    text = " ".join(r["ours"] + r["note"] for r in definition_notes())
+    named = set(re.findall(r"awk/[a-z_/]+\.awk", text))
+    assert named == {"awk/vegas/vegas.awk"}
+    for path in named:
+        assert (REPO / path).is_file(), path

@@ -3,6 +3,7 @@
 # Simulation: ns-2's native HighSpeed TCP (windowOption_ 8) over one bottleneck, DropTail and
 # (Adaptive) RED, buffer = a fraction of the R1-R2 bandwidth-delay product (Figs. 3, 4, 7, 8), and
 # two competing flows under- and over-buffered (Figs. 5-6: module twoflow, rules/studies/hstcp.smk).
+# Readings band (issue 13): pacing x access ratio at small buffers (module band, its own rule).
 # Model: the package `model`. The paper prints no table: the "published" side is its claims
 # (published/hstcp_claims.csv).
 #
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 UNSTATED = (
-    "topology.access_speedup",
+    "topology.access_ratio",
     "topology.sink_delay_ms",
     "topology.access_queue_pkts",
     "tcp.window_pkts",
@@ -33,6 +34,7 @@ UNSTATED = (
     "tcp.tick_s",
     "tcp.start_s",
     "tcp.start_jitter_s",
+    "tcp.pacing",
     "red.min_th_frac",
     "red.max_th_frac",
     "red.max_p",
@@ -66,6 +68,8 @@ class Hstcp(Study):
     title: ClassVar[str] = (
         "Barman, Smaragdakis & Matta: HighSpeed TCP utilisation vs router buffer size (003)"
     )
+    # The patched ns-2 (tcp.pacing is its spacing_; with pacing off it runs stock ns-2's TCP).
+    backend_options: ClassVar[Mapping[str, str]] = params.BACKEND_OPTIONS
     template: ClassVar[str] = params.TEMPLATE
     parser: ClassVar[str] = params.PARSER
     stream: ClassVar[str] = params.STREAM
@@ -94,19 +98,24 @@ class Hstcp(Study):
         "fig6_twoflow_over",
         "loss_vs_buffer",
         "fairness_vs_buffer",
+        "band_utilisation",
     )
     # compare() computes the model from the config (model.csv) and model_vs_sim.
-    tables: ClassVar[tuple[str, ...]] = ("model", "model_vs_sim", "consistency")
+    tables: ClassVar[tuple[str, ...]] = ("model", "model_vs_sim", "notes", "consistency")
     # Tables rules/studies/hstcp.smk writes (the two-flow runs); compare() reads
     # twoflow_summary, draw() twoflow_series.
     rule_tables: ClassVar[tuple[str, ...]] = (
         "twoflow_runs",
         "twoflow_summary",
         "twoflow_series",
+        "band_runs",
+        "band",
     )
     report_tables: ClassVar[tuple[str, ...] | None] = (
         "model_vs_sim",
         "twoflow_summary",
+        "band",
+        "notes",
         "consistency",
     )
     # hstcp has always written its diff with significant digits (%.6g; the others %.6f).
@@ -117,6 +126,8 @@ class Hstcp(Study):
             "model_vs_sim": "%.6g",
             "twoflow_runs": "%.6f",
             "twoflow_summary": "%.6f",
+            "band_runs": "%.6g",
+            "band": "%.6g",
         }
     )
 
@@ -144,10 +155,10 @@ class Hstcp(Study):
         return {**compare.compare(block, tables), "consistency": consistency(block, tables)}
 
     def draw(self, block: Block, tables: Tables) -> dict[str, Figure]:
-        """Figs. 3-8, loss and fairness against the buffer (plots.py)."""
-        from bufrepro.studies.hstcp import plots
+        """Figs. 3-8, loss and fairness against the buffer (plots.py); the band (band_plot.py)."""
+        from bufrepro.studies.hstcp import band_plot, plots
 
-        return plots.draw(tables)
+        return {**plots.draw(tables), band_plot.FIGURE: band_plot.draw(tables.get("band"))}
 
 
 STUDY = Hstcp()

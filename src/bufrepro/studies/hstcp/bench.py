@@ -38,6 +38,7 @@ from bufrepro.kit.paths import REPO_ROOT
 from bufrepro.kit.study import Block
 from bufrepro.studies.hstcp.checks import check
 from bufrepro.studies.hstcp.params import (
+    BACKEND_OPTIONS,
     KEYS,
     PARSER,
     STREAM,
@@ -158,6 +159,7 @@ def spec_for(block: Block, point: RunPoint, level: str, where: Path) -> RunSpec:
         parser_args=awk_args(p),
         stream=STREAM,
         kept_files=(TIMESERIES,),
+        options=BACKEND_OPTIONS,
     )
 
 

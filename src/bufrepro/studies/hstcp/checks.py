@@ -6,6 +6,7 @@ from typing import Any
 
 from bufrepro.kit.configs import measure_problems
 from bufrepro.kit.study import Block
+from bufrepro.studies.hstcp.params import band_scenarios
 
 # Counters are sampled often enough that the byte counters (signed 32-bit) cannot wrap twice
 # between two samples: at most 2^31 bytes may leave the bottleneck per sample interval.
@@ -43,6 +44,12 @@ def scenario_problems(block: Block) -> list[str]:
                 f"config key hstcp.scenarios.{name}.rtt_min_ms: {sc['rtt_min_ms']} ms must exceed "
                 f"2 x (bottleneck delay + sink delay) = {floor} ms"
             )
+        ratio = block["topology"]["access_ratio"]
+        if ratio * sc["n_flows"] <= 1:
+            problems.append(
+                f"config key hstcp.topology.access_ratio: {ratio} x {sc['n_flows']} flows of "
+                f"{name} must exceed 1 (the access links together faster than R1-R2)"
+            )
         per_sample = sc["bottleneck_mbps"] * 1e6 / 8 * measure["sample_s"]
         if per_sample >= WRAP_BYTES:
             problems.append(
@@ -78,6 +85,28 @@ def twoflow_problems(block: Block) -> list[str]:
     return problems
 
 
+def band_problems(block: Block) -> list[str]:
+    """The readings band's scenarios are defined, and its access ratios keep R1-R2 the
+    bottleneck."""
+    problems = []
+    scenarios = block["scenarios"]
+    for name in band_scenarios(block):
+        if name not in scenarios:
+            problems.append(
+                f"config key hstcp.band.scenario: {name!r} is not defined under hstcp.scenarios "
+                f"(defined: {sorted(scenarios)})"
+            )
+            continue
+        n = scenarios[name]["n_flows"]
+        for ratio in block["band"]["access_ratio"]:
+            if ratio * n <= 1:
+                problems.append(
+                    f"config key hstcp.band.access_ratio: {ratio} x {n} flows of {name} must "
+                    "exceed 1 (the access links together faster than R1-R2)"
+                )
+    return problems
+
+
 def check(block: Block) -> list[str]:
     """Every problem, in the order the old config check gave them (window, RED, the rest)."""
     return [
@@ -85,4 +114,5 @@ def check(block: Block) -> list[str]:
         *red_problems(block["red"]),
         *scenario_problems(block),
         *twoflow_problems(block),
+        *band_problems(block),
     ]

@@ -6,8 +6,10 @@ import pandas as pd
 
 from bufrepro.kit.study import Block, Tables
 from bufrepro.studies.hstcp.claims import evaluate
-from bufrepro.studies.hstcp.diff import diff_claims, model_vs_sim
+from bufrepro.studies.hstcp.diff import diff_claims, model_vs_sim, with_flows_axis
 from bufrepro.studies.hstcp.model.table import as_written, model_table
+from bufrepro.studies.hstcp.notes import notes
+from bufrepro.studies.hstcp.params import axis_ratios
 
 
 def compare_tables(
@@ -18,21 +20,23 @@ def compare_tables(
     twoflow: pd.DataFrame | None,
 ) -> dict[str, pd.DataFrame]:
     """diff (every quantitative claim per cell), claims (verdicts) and model_vs_sim."""
+    ratios = axis_ratios(block)
     return {
-        "diff": diff_claims(published, summary, model, block["claims"]),
+        "diff": with_flows_axis(diff_claims(published, summary, model, block["claims"]), ratios),
         "claims": evaluate(block, summary, model, twoflow),
-        "model_vs_sim": model_vs_sim(summary, model),
+        "model_vs_sim": with_flows_axis(model_vs_sim(summary, model), ratios),
     }
 
 
 def compare(block: Block, tables: Tables) -> dict[str, pd.DataFrame]:
     """The model from the config (as model.csv holds it), then every table of compare_tables.
 
-    tables: summary, published (hstcp_claims.csv) and twoflow_summary (the two-flow rule's;
-    without it the two-flow half of the fairness claim is left out).
+    tables: summary, published (hstcp_claims.csv), twoflow_summary (the two-flow rule's;
+    without it the two-flow half of the fairness claim is left out) and band (the readings
+    band's rule; the notes report it).
     """
     model = as_written(model_table(block))
     out = compare_tables(
         block, tables["summary"], tables["published"], model, tables.get("twoflow_summary")
     )
-    return {**out, "model": model}
+    return {**out, "model": model, "notes": notes(block, tables.get("band"), out["claims"])}

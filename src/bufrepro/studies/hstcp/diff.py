@@ -158,3 +158,17 @@ def model_vs_sim(summary: pd.DataFrame, model: pd.DataFrame) -> pd.DataFrame:
             row[f"diff_{col}"] = mean - mod
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def with_flows_axis(table: pd.DataFrame, ratios: Mapping[str, float]) -> pd.DataFrame:
+    """The table with buffer_frac_flows_bdp beside buffer_frac: the buffer as a fraction of the
+    flows' BDP at their mean RTT (the second BDP axis; NaN where the scenario is unknown)."""
+    if table.empty or "buffer_frac" not in table:
+        return table
+    out = table.copy()
+    second = [
+        float(f) * ratios[str(s)] if str(s) in ratios else math.nan
+        for s, f in zip(out["scenario"], out["buffer_frac"], strict=True)
+    ]
+    out.insert(list(out.columns).index("buffer_frac") + 1, "buffer_frac_flows_bdp", second)
+    return out

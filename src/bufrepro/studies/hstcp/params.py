@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from bufrepro.kit.grid import RunPoint
@@ -17,6 +18,9 @@ PARSER = "hstcp/hstcp.awk"
 STREAM = "bottleneck.fifo"
 TIMESERIES = "timeseries.tsv"
 TCP_HEADER_BYTES = 40
+# Every hstcp run uses the patched ns-2 (ns2/patches): its spacing_ is tcp.pacing; with spacing_ 0
+# it is stock ns-2's TCP, and its 64-bit queue-monitor counters do not wrap.
+BACKEND_OPTIONS: Mapping[str, str] = MappingProxyType({"build": "patched"})
 # Bottleneck nodes: the template creates R1 and R2 first.
 R1, R2 = 0, 1
 
@@ -25,6 +29,30 @@ def bdp_pkts(scenario: Mapping[str, Any], packet_bytes: int) -> int:
     """BDP of the R1-R2 link alone (capacity x 2 x its delay), in packets (the paper's axis)."""
     bits: float = scenario["bottleneck_mbps"] * 1e6 * 2 * scenario["bottleneck_delay_ms"] / 1000
     return max(1, round(bits / (8 * packet_bytes)))
+
+
+def flows_bdp_pkts(scenario: Mapping[str, Any], packet_bytes: int) -> float:
+    """BDP of the flows at their mean propagation RTT, in packets (the second BDP axis).
+
+    s2's "fraction of 6250" is of the R1-R2 link's BDP alone (2 x 10 ms); its flows' mean RTT is
+    90 ms, so 6250 packets are 22% of the flows' BDP. s1's 12500 are 83% of its flows' 15000.
+    """
+    mean_rtt_ms = sum(rtts_ms(scenario)) / int(scenario["n_flows"])
+    return float(scenario["bottleneck_mbps"]) * 1e6 * mean_rtt_ms / 1000 / (8 * packet_bytes)
+
+
+def axis_ratios(block: Block) -> dict[str, float]:
+    """Per scenario: the R1-R2 BDP over the flows' BDP at their mean RTT (a fraction of the
+    flows' BDP = the fraction of the R1-R2 BDP x this ratio; s1 0.83, s2 0.22)."""
+    pkt = block["packet_bytes"]
+    return {
+        str(n): bdp_pkts(sc, pkt) / flows_bdp_pkts(sc, pkt) for n, sc in block["scenarios"].items()
+    }
+
+
+def band_scenarios(block: Block) -> list[str]:
+    """The readings band's scenarios: hstcp.band.scenario, or the grid's when it is not set."""
+    return list(block["band"].get("scenario") or block["grid"]["scenario"])
 
 
 def buffer_pkts(fraction: float, bdp: int) -> int:
@@ -66,6 +94,7 @@ def common(block: Block) -> dict[str, Any]:
         "hstcp": dict(block["hstcp"]),
         "start_s": block["tcp"]["start_s"],
         "start_jitter_s": block["tcp"]["start_jitter_s"],
+        "pacing": 1 if block["tcp"]["pacing"] else 0,
         "sink_delay_ms": block["topology"]["sink_delay_ms"],
         "access_queue_pkts": block["topology"]["access_queue_pkts"],
         "red": dict(red),
@@ -91,7 +120,9 @@ def link(
         "bottleneck_mbps": mbps,
         "bottleneck_delay_ms": delay_ms,
         "capacity_bps": round(mbps * 1e6),
-        "access_mbps": mbps * block["topology"]["access_speedup"],
+        "access_mbps": mbps * block["topology"]["access_ratio"],
+        # R2 -> sink carries every flow: never slower than R1-R2, whatever the access ratio.
+        "sink_mbps": mbps * max(block["topology"]["access_ratio"], 1),
         "queue": queue,
         "buffer_pkts": buf,
         "bdp_pkts": bdp,

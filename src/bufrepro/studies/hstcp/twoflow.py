@@ -21,6 +21,7 @@ from bufrepro.backends.base import RunFailed, RunSpec, execute
 from bufrepro.kit import configs, tables
 from bufrepro.kit.study import Block
 from bufrepro.studies.hstcp.params import (
+    BACKEND_OPTIONS,
     PARSER,
     STREAM,
     TEMPLATE,
@@ -97,6 +98,7 @@ def specs(block: Block, base: Path = Path()) -> list[RunSpec]:
                     parser_args=awk_args(record["params"]),
                     stream=STREAM,
                     kept_files=(TIMESERIES,),
+                    options=BACKEND_OPTIONS,
                 )
             )
     return out

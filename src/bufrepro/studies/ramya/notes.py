@@ -152,7 +152,8 @@ def _choice_notes(
             "ours": f"buffer = frames {block['topology']['buffer_counts']}; Table 5's "
             "throughput counts whole IP packets (576 B per 536 B segment), Table 1's goodput "
             "payload bytes; queue = packets waiting, time average",
-            "note": "config: ramya.topology.buffer_counts; awk/throughput.awk, awk/link.awk",
+            "note": "config: ramya.topology.buffer_counts; awk/ramya/ramya.awk "
+            "(lib/throughput.awk, lib/link.awk)",
         },
     ]
     rerun = [s for s in block["grid"] if "table1" in s["setup"] and 0.1 in s["bottleneck_mbps"]]
@@ -189,6 +190,68 @@ def _choice_notes(
         )
     return [
         {"section": "choices where the paper is silent or contradicts itself", **n} for n in notes
+    ]
+
+
+# INET's PPP framing per frame (bytes); ns-2 has none. A frame on the wire is MSS + TCP/IP
+# headers + this.
+INET_PPP_BYTES = 7
+
+
+def table5_rtt_fit(published: pd.DataFrame) -> tuple[float, float]:
+    """Least-squares slope (s per frame) and intercept (s) of Table 5's RTT on its average
+    queue, row by row."""
+    t5 = published[published["table"] == "Table 5"]
+    wide = t5.pivot_table(index="row", columns="metric", values="value", aggfunc="first")
+    q, r = wide["avg_queue_length"].astype(float), wide["rtt"].astype(float)
+    slope = float(((q - q.mean()) * (r - r.mean())).sum() / ((q - q.mean()) ** 2).sum())
+    return slope, float(r.mean() - slope * q.mean())
+
+
+def _physics_notes(block: Block, published: pd.DataFrame) -> list[dict[str, str]]:
+    """Table 5's reading from physics: the RTT per queued frame and the RTT floor."""
+    t5 = published[published["table"] == "Table 5"]
+    if t5.empty:
+        return []
+    slope, intercept = table5_rtt_fit(published)
+    tcp, topo = block["tcp"], block["topology"]
+    frame = tcp["mss_bytes"] + tcp["header_bytes"] + INET_PPP_BYTES
+    r5 = reading_of(block, "Table 5")
+    b2 = float(r5["bottleneck_mbps"])
+    per_frame = {mbps: frame * 8 / (mbps * 1e6) for mbps in sorted({0.5, b2})}
+    rtt = t5[t5["metric"] == "rtt"].sort_values("buffer_frames")
+    first = rtt.iloc[0]
+    one_way = 2 * topo["access_delay_ms"] + topo["bottleneck_delay_ms"]
+    scale = float(r5["delay_scale"])
+    return [
+        {
+            "section": "Table 5's reading from physics",
+            "topic": "RTT per queued frame",
+            "paper": f"RTT {rtt['value'].min():g}-{rtt['value'].max():g} s over average queues "
+            f"of {t5[t5['metric'] == 'avg_queue_length']['value'].min():g}-"
+            f"{t5[t5['metric'] == 'avg_queue_length']['value'].max():g} frames",
+            "ours": f"least-squares slope {slope * 1000:.2f} ms per queued frame (intercept "
+            f"{intercept * 1000:.1f} ms); one {frame} B frame ({tcp['mss_bytes']} B MSS + "
+            f"{tcp['header_bytes']} B TCP/IP + {INET_PPP_BYTES} B PPP) takes "
+            + ", ".join(f"{t * 1000:.2f} ms at {m:g} Mb/s" for m, t in per_frame.items()),
+            "note": f"the slope is one frame's transmission at {frame * 8 / slope / 1e6:.2f} Mb/s: "
+            f"B2 = {b2:g} Mb/s (readings.table5.bottleneck_mbps) by physics, not only by fit",
+        },
+        {
+            "section": "Table 5's reading from physics",
+            "topic": "RTT floor",
+            "paper": f"RTT {first['value']:g} s at {int(first['buffer_frames'])} frame(s)",
+            "ours": f"the stated delays (D1 + D2 + D3 = {one_way:g} ms one way) allow no RTT "
+            f"below {2 * one_way:g} ms before any transmission; "
+            + (
+                f"scaled by {scale:g} (readings.table5.delay_scale) {2 * one_way * scale:g} ms"
+                if scale != 1
+                else "readings.table5.delay_scale 1 keeps them as stated"
+            ),
+            "note": f"{first['value'] * 1000:g} ms < {2 * one_way:g} ms: the stated delays cannot "
+            "hold; the paper's own 'shortest possible round-trip time' is the halved delays' "
+            "floor",
+        },
     ]
 
 
@@ -231,22 +294,22 @@ def _difference_notes(block: Block) -> list[dict[str, str]]:
             "RTT",
             "INET's TCP measures one timed segment at a time (Karn's rule)",
             f"ns-2's rtt_ samples: the same rule, whole ticks of {tcp['tick_s'] * 1000:g} ms "
-            "(awk/rtt.awk)",
+            "(awk/ramya/side.awk)",
             "RTT resolution 1 ms",
         ),
         (
             "ping",
             "INET PingApp: ICMP echo, 56 data bytes",
             f"ns-2 Agent/Ping of {ping['packet_bytes']} B, one-way delays reported to 0.1 ms "
-            "(awk/ping.awk)",
+            "(awk/ramya/side.awk)",
             f"{ping['packet_bytes'] * 8 / ping['interval_s'] / 1000:g} kb/s of pings share the "
             "R1 -> R2 buffer",
         ),
         (
             "queue length",
             "INET: the queue-length vector of the DropTailQueue (frames waiting)",
-            "ns-2: time average of the trace's +/-/d on R1 -> R2 (awk/link.awk) and QueueMonitor "
-            "samples (awk/queue_samples.awk)",
+            "ns-2: time average of the trace's +/-/d on R1 -> R2 (awk/ramya/ramya.awk, "
+            "lib/link.awk) and QueueMonitor samples (awk/ramya/side.awk)",
             "both exclude the frame on the wire",
         ),
         (
@@ -267,5 +330,6 @@ def notes(block: Block, summary: pd.DataFrame, published: pd.DataFrame) -> pd.Da
     fits = reading_fits(block, summary, published)
     rows = _fit_notes(block, fits, published) if not fits.empty else []
     rows += _choice_notes(block, summary, published)
+    rows += _physics_notes(block, published)
     rows += _difference_notes(block)
     return pd.DataFrame(rows, columns=["section", "topic", "paper", "ours", "note"])

@@ -291,23 +291,23 @@ def definition_notes() -> list[dict[str, str]]:
         (
             "network delay (ms)",
             "tcp_delay_ms_mean: mean over data packets of receipt by the MN's TCP agent minus "
-            "first enqueue at the CN (awk/e2e_delay.awk)",
+            "first enqueue at the CN (awk/vegas/vegas.awk)",
         ),
         (
             "network throughput (kbps)",
             "tcp_throughput_kbps: bits of data packets received by the MN's agent over the "
-            "measurement window (awk/e2e_throughput.awk)",
+            "measurement window (awk/vegas/vegas.awk)",
         ),
         (
             "network efficiency (%)",
             "tcp_efficiency_pct: delivered / (delivered + lost) data packets, lost = dropped + "
-            "stranded, in flight at the end excluded (awk/e2e_loss.awk); the paper's ~99% fits a "
-            "delivery ratio",
+            "stranded, in flight at the end excluded (awk/vegas/vegas.awk); the paper's ~99% "
+            "fits a delivery ratio",
         ),
         (
             "delay w.r.t. throughput",
             "delay_per_throughput: delay / throughput per run, averaged over seeds "
-            "(awk/e2e_ratio.awk; the paper divides its table's delay by its throughput)",
+            "(awk/vegas/vegas.awk; the paper divides its table's delay by its throughput)",
         ),
     ]
     return [

@@ -20,6 +20,8 @@ Agent/TCP set high_decrease_ 0.1
 Agent/TCP set max_ssthresh_ 100
 Agent/TCP set tcpTick_ 0.001
 Agent/TCP set ecn_ 0
+# Sender-side packet spacing of the patched ns-2 (ns2/patches/0002): 0 = stock bursts per ACK.
+Agent/TCP set spacing_ 0
 
 # --- (Adaptive) RED, used only when the bottleneck queue is RED ---
 Queue/RED set bytes_ false

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 
 import pandas as pd
 
 from bufrepro.kit.study import Block
 from bufrepro.studies.hstcp.model.fixed_point import Scenario, solve_fixed_point
 from bufrepro.studies.hstcp.model.queues import RedParams
-from bufrepro.studies.hstcp.params import bdp_pkts, buffer_pkts, rtts_ms
+from bufrepro.studies.hstcp.params import band_scenarios, bdp_pkts, buffer_pkts, rtts_ms
 
 # How model.csv writes its floats; compare() uses the model as read back from that text.
 FLOAT_FORMAT = "%.9g"
@@ -43,14 +44,34 @@ def model_table(block: Block) -> pd.DataFrame:
 
     Fractions: the grid's, plus model.extra_fractions for smooth curves (on_grid says which).
     """
+    grid = block["grid"]
+    grid_fracs = sorted(set(grid["buffer_frac"]))
+    fracs = sorted(set(grid_fracs) | set(block["model"]["extra_fractions"]))
+    return model_rows(block, grid["scenario"], grid["queue"], fracs, grid_fracs)
+
+
+def band_model(block: Block) -> pd.DataFrame:
+    """The model at the readings band's scenarios, queue and buffer fractions."""
+    band = block["band"]
+    fracs = sorted(set(band["buffer_frac"]))
+    return model_rows(block, band_scenarios(block), [band["queue"]], fracs, fracs)
+
+
+def model_rows(
+    block: Block,
+    scenarios: Sequence[str],
+    queues: Sequence[str],
+    fracs: Sequence[float],
+    grid_fracs: Sequence[float],
+) -> pd.DataFrame:
+    """The fixed point at every scenario x queue x fraction (on_grid: the fraction is in
+    grid_fracs)."""
     m = block["model"]
     red = red_params(block)
-    grid_fracs = sorted(set(block["grid"]["buffer_frac"]))
-    fracs = sorted(set(grid_fracs) | set(m["extra_fractions"]))
     rows = []
-    for name in block["grid"]["scenario"]:
+    for name in scenarios:
         scenario = model_scenario(block, name)
-        for queue in block["grid"]["queue"]:
+        for queue in queues:
             for frac in fracs:
                 k = buffer_pkts(frac, scenario.bdp_packets)
                 res = solve_fixed_point(
