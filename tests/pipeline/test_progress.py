@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import os
 import subprocess
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -26,16 +28,43 @@ def test_watch_follows_a_process_and_counts_metrics(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     config = tmp_path / "config.yaml"
-    config.write_text(yaml.safe_dump(tiny_cfg))
+    # An earlier run's config that no longer validates (a renamed key): not this run's, ignored.
+    config.write_text(yaml.safe_dump({"studies": ["dumbbell"], "dumbbell": {"renamed": 1}}))
     runs = progress.planned(tiny_cfg)
     for d in runs[:3]:
         d.mkdir(parents=True)
         (d / "metrics.tsv").write_text("acct_ok\t1\n")
-    proc = subprocess.Popen(["sleep", "0.3"])
+
+    def rewrite() -> None:
+        """The workflow writes this run's config (a later mtime)."""
+        config.write_text(yaml.safe_dump(tiny_cfg))
+        later = config.stat().st_mtime + 5
+        os.utime(config, (later, later))
+
+    proc = subprocess.Popen(["sleep", "0.6"])
+    timer = threading.Timer(0.2, rewrite)
+    timer.start()
     out = io.StringIO()
     assert progress.watch(config, proc.pid, interval=0.1, out=out) == 3
+    timer.join()
     proc.wait()
     assert f"[progress] 3/{len(runs)} runs" in out.getvalue()
+
+
+def test_watch_ignores_the_previous_runs_config(
+    tiny_cfg: dict[str, Any], tmp_path: Path, monkeypatch: Any
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump(tiny_cfg))
+    d = progress.planned(tiny_cfg)[0]
+    d.mkdir(parents=True)
+    (d / "metrics.tsv").write_text("acct_ok\t1\n")
+    proc = subprocess.Popen(["sleep", "0.3"])
+    out = io.StringIO()
+    assert progress.watch(config, proc.pid, interval=0.1, out=out) == 0
+    proc.wait()
+    assert out.getvalue() == ""
 
 
 def test_benchmark_samples_spread_over_the_grid() -> None:

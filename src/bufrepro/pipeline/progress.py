@@ -12,6 +12,7 @@ from typing import Any, TextIO
 import yaml
 
 from bufrepro import registry
+from bufrepro.kit.configs import ConfigError
 from bufrepro.pipeline import configuration
 
 
@@ -50,15 +51,20 @@ def _alive(pid: int) -> bool:
 
 
 def _load(path: Path) -> dict[str, Any] | None:
+    """The validated config, or None while it is missing, half-written or not valid."""
     if not path.is_file():
         return None
-    return configuration.validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    try:
+        return configuration.validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    except (ConfigError, yaml.YAMLError, OSError, TypeError, KeyError):
+        return None
 
 
 def watch(config: Path, pid: int, interval: float = 2.0, out: TextIO = sys.stdout) -> int:
     """Print progress until process `pid` ends; returns the runs done at the end."""
     tty = out.isatty()
-    t0, stamp = time.monotonic(), -1.0
+    # A config left by an earlier run is not this run's: wait until the workflow rewrites it.
+    t0, stamp = time.monotonic(), (config.stat().st_mtime if config.is_file() else -1.0)
     runs: list[Path] = []
     started = n = 0
     last_print = 0.0
