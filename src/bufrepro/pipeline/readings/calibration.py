@@ -33,6 +33,15 @@ def a_priori_values(cfg: Mapping[str, Any], space: Space) -> dict[str, Any]:
     return {p.key: configs.get_dotted(block, p.key) for p in space.parameters}
 
 
+def per_metric(diff: pd.DataFrame, space: Space) -> dict[str, float]:
+    """Each metric's own train and validation distance (columns train_<m>, validation_<m>)."""
+    out = {}
+    for metric in space["metrics"]:
+        train, valid = kdistance.split_distances(diff, [metric], space["train"])
+        out[f"train_{metric}"], out[f"validation_{metric}"] = train, valid
+    return out
+
+
 def in_ci(diff: pd.DataFrame) -> int:
     """Published values inside our 95% CI of the mean."""
     return int(diff["in_ci"].eq(True).sum())
@@ -61,6 +70,7 @@ def run(
                 "runs": len(rruns.specs(cfg, reading)),
                 "in_ci": in_ci(diff),
                 "values": len(diff),
+                **per_metric(diff, space),
             }
         )
     result = pd.DataFrame(rows)
@@ -81,6 +91,14 @@ def run(
         "in_ci_a_priori": int(prior["in_ci"]),
         "in_ci_calibrated": int(best["in_ci"]),
         "values_compared": int(prior["values"]),
+        "per_metric": {
+            m: {
+                f"{who}{part}": float(row[f"{part}_{m}"])
+                for who, row in (("", best), ("a_priori_", prior))
+                for part in ("train", "validation")
+            }
+            for m in space["metrics"]
+        },
         "readings": len(readings),
         "runs": spent.runs,
         "ran": spent.ran,

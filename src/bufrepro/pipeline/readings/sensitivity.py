@@ -81,12 +81,14 @@ def heatmap(table: pd.DataFrame) -> Figure:
     )
     mu = mu.reindex(index=list(dict.fromkeys(table["parameter"])))
     scaled = mu / mu.max().replace(0, np.nan)
-    fig, ax = plt.subplots(figsize=(2.0 + 1.6 * len(mu.columns), 1.0 + 0.35 * len(mu)))
+    fig, ax = plt.subplots(
+        figsize=(4.0 + 1.6 * len(mu.columns), 2.0 + 0.35 * len(mu)), layout="constrained"
+    )
     sns.heatmap(scaled, annot=mu, fmt=".2g", cmap="viridis", vmin=0, vmax=1, ax=ax, cbar=True)
     ax.set_title("Morris mu* (colour: scaled to each metric's largest)")
     ax.set_xlabel("metric (cell-averaged log(1 + value)) and distance")
     ax.set_ylabel("parameter")
-    fig.tight_layout()
+    ax.tick_params(axis="x", labelrotation=30)
     return fig
 
 

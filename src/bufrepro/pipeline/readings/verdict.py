@@ -60,6 +60,7 @@ def write(
         "in_ci_a_priori": cal["in_ci_a_priori"],
         "in_ci_calibrated": cal["in_ci_calibrated"],
         "values_compared": cal["values_compared"],
+        "per_metric": cal["per_metric"],
         "runs": sens["runs"] + cal["runs"],
         "runs_made": sens["ran"] + cal["ran"],
         "wall_s": round(sens["wall_s"] + cal["wall_s"], 3),
