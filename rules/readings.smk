@@ -3,15 +3,31 @@
 # and the one-line verdict (bufrepro.pipeline.readings). Each reading's runs live under
 # results/<S>/readings/runs/<digest>/ and are skipped when current, so identical readings share
 # their runs across stages and re-runs. Spaces are validated here, before any job runs.
+# The stage runs where the configured grid covers the space's cells (a narrowed grid, as in the
+# tests, leaves it out, with a note).
+import os
+
 from bufrepro.pipeline.readings import space as readings_space
 
-READINGS = readings_space.studies_with_space(STUDIES)
 SPACE_FILES = {
-    s: [str(p) for p in readings_space.files(s, str(CFG.get("profile") or ""))]
-    for s in READINGS
+    s: [
+        os.path.relpath(p, BASE)
+        for p in readings_space.files(s, str(CFG.get("profile") or ""))
+    ]
+    for s in readings_space.studies_with_space(STUDIES)
 }
-for _study in READINGS:
-    readings_space.load(CFG, _study, [Path(p) for p in SPACE_FILES[_study]])
+READINGS = []
+for _study, _files in SPACE_FILES.items():
+    _off = readings_space.off_grid(
+        CFG, readings_space.load(CFG, _study, [Path(p) for p in _files])
+    )
+    if _off:
+        print(
+            f"readings of {_study} left out: cells {_off} are not in the configured grid",
+            file=sys.stderr,
+        )
+    else:
+        READINGS.append(_study)
 
 
 def readings_outputs():

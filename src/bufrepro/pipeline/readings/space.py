@@ -178,6 +178,22 @@ def load(cfg: Mapping[str, Any], study: str, paths: Sequence[Path]) -> Space:
     return validate(cfg, study, merged)
 
 
+def off_grid(cfg: Mapping[str, Any], space: Space) -> dict[str, list[Any]]:
+    """The space's cells outside the study's configured grid, by key (empty: all covered).
+
+    The stage runs only where the configured reproduction covers the cells, so that the fitted
+    diff sits beside the a-priori diff of the same cells (a test's or a user's narrowed grid
+    leaves the stage out).
+    """
+    grid = cfg[space.study].get("grid", {})
+    out = {}
+    for key, values in space["cells"].items():
+        missing = [v for v in values if v not in grid.get(key, [])]
+        if missing:
+            out[key] = missing
+    return out
+
+
 def readings_count(space: Space) -> dict[str, int]:
     """Readings each stage evaluates: Morris trajectories x (k + 1), LHS budget + a-priori."""
     k = len(space.parameters)
