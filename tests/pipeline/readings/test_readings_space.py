@@ -106,3 +106,13 @@ def test_an_invalid_space_fails_naming_the_key(
 def test_a_study_not_selected_is_named(cfg: dict[str, Any]) -> None:
     with pytest.raises(ConfigError, match="'nope' is not selected"):
         space.validate(cfg, "nope", {"nope": SPACE})
+
+
+def test_cells_off_the_configured_grid_are_named(cfg: dict[str, Any]) -> None:
+    sp = space.validate(cfg, "dumbbell", _with())
+    assert space.off_grid(cfg, sp) == {}
+    narrow = {
+        **cfg,
+        "dumbbell": {**cfg["dumbbell"], "grid": {**cfg["dumbbell"]["grid"], "buffer": [7]}},
+    }
+    assert space.off_grid(narrow, sp) == {"buffer": [5]}

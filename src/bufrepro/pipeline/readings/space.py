@@ -108,8 +108,10 @@ def _parameter_problems(cfg: Mapping[str, Any], study: str, raw: Mapping[str, An
                     f"{where}.{key}.range: {spec['range']} needs low < high (low > 0 for log)"
                 )
                 continue
+        # A parameter left out by `select` is checked against the study config alone.
+        fixed = raw["overrides"] if key in (raw["select"] or raw["parameters"]) else {}
         for value in kspace.parameter(key, spec).extremes():
-            if problem := _try(cfg, study, {**raw["overrides"], key: value}):
+            if problem := _try(cfg, study, {**fixed, key: value}):
                 out.append(f"{where}.{key}: value {value!r} is not allowed ({problem})")
     return out
 
