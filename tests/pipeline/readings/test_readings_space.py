@@ -116,3 +116,25 @@ def test_cells_off_the_configured_grid_are_named(cfg: dict[str, Any]) -> None:
         "dumbbell": {**cfg["dumbbell"], "grid": {**cfg["dumbbell"]["grid"], "buffer": [7]}},
     }
     assert space.off_grid(narrow, sp) == {"buffer": [5]}
+
+
+def _properties(node: Any, path: str = "") -> list[tuple[str, dict[str, Any]]]:
+    out = []
+    if isinstance(node, dict):
+        for key, sub in node.get("properties", {}).items():
+            out.append((f"{path}.{key}", sub))
+            out += _properties(sub, f"{path}.{key}")
+        if isinstance(node.get("additionalProperties"), dict):
+            out += _properties(node["additionalProperties"], f"{path}.*")
+    return out
+
+
+def test_every_schema_key_has_a_description_and_a_default() -> None:
+    schema = space.configs.read_yaml(space.SCHEMA_PATH)
+    # A parameter's own value set or range, its reason, and the one training column given
+    # have no sensible default.
+    no_default = {".parameters.*.values", ".parameters.*.range", ".parameters.*.reason"}
+    no_default |= {".train.table", ".train.block", ".train.seed_file"}
+    for path, sub in _properties(schema):
+        assert sub.get("description"), path
+        assert "default" in sub or path in no_default, path
