@@ -109,6 +109,9 @@ def test_runs_are_kept_per_reading_and_skipped_when_current(staged: dict[str, An
     assert folders and all((f / "run.json").is_file() for f in folders)
     assert staged["first_state"]["ran"] > 0
     assert staged["second_state"]["ran"] == 0
+    # The runs' recorded cost stays with them when they are reused.
+    assert staged["first_state"]["run_wall_s"] > 0
+    assert staged["second_state"]["run_wall_s"] == staged["first_state"]["run_wall_s"]
     assert staged["second_state"]["runs"] == staged["first_state"]["runs"]
     assert staged["again"] == staged["first"]  # same config and seeds: byte-identical tables
 
@@ -120,7 +123,7 @@ def test_the_verdict_names_its_reading_and_figures(staged: dict[str, Any]) -> No
     )
     assert made["reading"]["id"] in staged["cal"]["reading"].tolist()
     assert set(made["top_parameters"]) == {"tcp_delay_ms_mean", "tcp_throughput_kbps", "distance"}
-    assert made["runs"] > 0 and made["wall_s"] > 0
+    assert made["runs"] > 0 and made["wall_s"] > 0 and made["run_wall_s"] > 0
 
 
 def _space(threshold: float) -> space.Space:

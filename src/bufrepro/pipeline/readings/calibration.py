@@ -103,6 +103,7 @@ def run(
         "runs": spent.runs,
         "ran": spent.ran,
         "wall_s": spent.wall_s,
+        "run_wall_s": spent.run_wall_s,
     }
     state.write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
     return result

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -78,6 +79,8 @@ class Spent:
     runs: int
     ran: int
     wall_s: float
+    # The runs' own simulate-and-parse times summed (run.json), whether made now or before.
+    run_wall_s: float = 0.0
 
 
 def run_all(cfg: Mapping[str, Any], readings: Sequence[Reading], threads: int) -> Spent:
@@ -97,7 +100,15 @@ def run_all(cfg: Mapping[str, Any], readings: Sequence[Reading], threads: int) -
                 failures.append(str(err))
     if failures:
         raise RunFailed(f"{len(failures)} runs of the readings failed:\n" + "\n".join(failures))
-    return Spent(len(unique), statuses.count("ran"), round(time.monotonic() - start, 3))
+    wall = round(time.monotonic() - start, 3)
+    run_wall = sum(_run_wall(s.run_dir) for s in unique.values())
+    return Spent(len(unique), statuses.count("ran"), wall, round(run_wall, 3))
+
+
+def _run_wall(run_dir: Path) -> float:
+    """A run's simulate-and-parse time as its run.json records it."""
+    meta = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+    return float(meta.get("wall_s", 0.0))
 
 
 def published(name: str) -> dict[str, pd.DataFrame]:

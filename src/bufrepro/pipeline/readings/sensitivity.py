@@ -126,7 +126,13 @@ def run(
     result.to_csv(table, index=False, float_format="%.6g")
     figure.parent.mkdir(parents=True, exist_ok=True)
     save(heatmap(result), figure)
-    info = {"readings": len(readings), "runs": spent.runs, "ran": spent.ran, "wall_s": spent.wall_s}
+    info = {
+        "readings": len(readings),
+        "runs": spent.runs,
+        "ran": spent.ran,
+        "wall_s": spent.wall_s,
+        "run_wall_s": spent.run_wall_s,
+    }
     state.parent.mkdir(parents=True, exist_ok=True)
     state.write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
     return result
