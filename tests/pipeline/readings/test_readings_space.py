@@ -138,3 +138,18 @@ def test_every_schema_key_has_a_description_and_a_default() -> None:
     for path, sub in _properties(schema):
         assert sub.get("description"), path
         assert "default" in sub or path in no_default, path
+
+
+def test_cross_key_rules_judge_whole_readings_not_single_values(cfg: dict[str, Any]) -> None:
+    from bufrepro.pipeline.readings import runs
+
+    short = {**cfg, "dumbbell": {**cfg["dumbbell"], "measure": {**cfg["dumbbell"]["measure"]}}}
+    short["dumbbell"]["measure"]["duration_s"] = 6
+    params = {
+        "measure.warmup_s": {"values": [0, 8], "reason": "r"},
+        "measure.duration_s": {"values": [6, 20], "reason": "r"},
+    }
+    sp = space.validate(short, "dumbbell", _with(parameters=params))  # warm-up 8 alone is fine
+    assert runs.make(short, sp, "ok", {"measure.warmup_s": 8, "measure.duration_s": 20})
+    with pytest.raises(ConfigError, match=r"dumbbell.measure.warmup_s: 8 must be below"):
+        runs.make(short, sp, "bad", {"measure.warmup_s": 8, "measure.duration_s": 6})
