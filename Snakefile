@@ -30,6 +30,7 @@ include: "rules/config.smk"
 include: "rules/simulate.smk"
 include: "rules/analyse.smk"
 include: "rules/report.smk"
+include: "rules/readings.smk"
 
 
 for _rules in RULE_FILES:
@@ -41,4 +42,5 @@ rule all:
     default_target: True
     input:
         final_outputs(),
+        readings_outputs(),
     localrule: True

@@ -1,4 +1,4 @@
-"""Command-line entry points the rules call: run-batch, aggregate, compare, plot, report, show."""
+"""Command-line entry points the rules call: run-batch, aggregate, compare, plot, readings-*, ..."""
 
 from __future__ import annotations
 
@@ -60,7 +60,49 @@ def _parser() -> argparse.ArgumentParser:
     shw.add_argument("--config", required=True)
     shw.add_argument("--results", default="results")
     shw.add_argument("--summary", action="store_true", help="only the per-study summary table")
+    _readings_parsers(sub)
     return parser
+
+
+def _readings_parsers(sub: Any) -> None:
+    sens = sub.add_parser("readings-sensitivity", help="Morris screening of a space of readings")
+    cal = sub.add_parser("readings-calibrate", help="Latin-hypercube calibration, held-out check")
+    ver = sub.add_parser("readings-verdict", help="the one-line verdict of a study's readings")
+    for p in (sens, cal, ver):
+        p.add_argument("--config", required=True, help="the validated config (YAML)")
+        p.add_argument("--study", required=True)
+        p.add_argument("--space", nargs="+", required=True, help="the space files, merged in order")
+        p.add_argument("--state", required=True, help="the stage's record (JSON)")
+    for p in (sens, cal):
+        p.add_argument("--threads", type=int, default=1, help="runs at a time")
+        p.add_argument("--table", required=True)
+    sens.add_argument("--figure", required=True)
+    cal.add_argument("--diff", required=True, help="the best reading's diff")
+    ver.add_argument("--sensitivity", required=True, help="sensitivity.csv")
+    ver.add_argument("--sensitivity-state", required=True)
+    ver.add_argument("--out", required=True, help="verdict.json")
+
+
+def _readings(cfg: dict[str, Any], args: argparse.Namespace) -> None:
+    from bufrepro.pipeline.readings import calibration, sensitivity, space, verdict
+
+    sp = space.load(cfg, args.study, [Path(f) for f in args.space])
+    if args.command == "readings-sensitivity":
+        sensitivity.run(
+            cfg, sp, args.threads, Path(args.table), Path(args.figure), Path(args.state)
+        )
+    elif args.command == "readings-calibrate":
+        calibration.run(cfg, sp, args.threads, Path(args.table), Path(args.diff), Path(args.state))
+    else:
+        made = verdict.write(
+            sp,
+            Path(args.sensitivity),
+            Path(args.sensitivity_state),
+            Path(args.state),
+            Path(args.out),
+        )
+        print(made["verdict"])
+    print(f"{args.command} {args.study}: written {Path(args.state).read_text(encoding='utf-8')}")
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -98,7 +140,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         progress.watch(Path(args.config), args.pid)
         return 0
     cfg = _config(args.config)
-    if args.command == "run-batch":
+    if args.command.startswith("readings-"):
+        _readings(cfg, args)
+    elif args.command == "run-batch":
         from bufrepro.pipeline import batch
 
         made = batch.run_batch(cfg, args.study, args.batch, Path(args.manifest))

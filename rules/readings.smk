@@ -1,0 +1,123 @@
+# The readings stage, per study that declares a space (config/readings/<S>.yaml): Morris
+# screening of every unstated parameter, a Latin-hypercube calibration with a held-out check,
+# and the one-line verdict (bufrepro.pipeline.readings). Each reading's runs live under
+# results/<S>/readings/runs/<digest>/ and are skipped when current, so identical readings share
+# their runs across stages and re-runs. Spaces are validated here, before any job runs.
+# The stage runs where the configured grid covers the space's cells (a narrowed grid, as in the
+# tests, leaves it out, with a note).
+import os
+
+from bufrepro.pipeline.readings import space as readings_space
+
+SPACE_FILES = {
+    s: [
+        os.path.relpath(p, BASE)
+        for p in readings_space.files(s, str(CFG.get("profile") or ""))
+    ]
+    for s in readings_space.studies_with_space(STUDIES)
+}
+READINGS = []
+for _study, _files in SPACE_FILES.items():
+    _off = readings_space.off_grid(
+        CFG, readings_space.load(CFG, _study, [Path(p) for p in _files])
+    )
+    if _off:
+        print(
+            f"readings of {_study} left out: cells {_off} are not in the configured grid",
+            file=sys.stderr,
+        )
+    else:
+        READINGS.append(_study)
+
+
+def readings_outputs():
+    """The readings stage's outputs of every study that declares a space."""
+    out = []
+    for study in READINGS:
+        out += [
+            f"results/{study}/tables/sensitivity.csv",
+            f"results/{study}/tables/calibration.csv",
+            f"results/{study}/tables/diff_calibrated.csv",
+            f"results/{study}/tables/verdict.json",
+            f"results/{study}/figures/sensitivity.png",
+        ]
+    return out
+
+
+for _study in READINGS:
+    _runs_inputs = {
+        "config": f"results/{_study}/config.yaml",
+        "space": SPACE_FILES[_study],
+        "template": BATCH_INPUTS[_study]["template"],
+        "parsers": BATCH_INPUTS[_study]["parsers"],
+        "backend": BATCH_INPUTS[_study]["backend"],
+        "published": [f"published/{f}" for f in registry.get(_study).published_files()],
+    }
+
+    rule:
+        name:
+            f"screen_sensitivity_{_study}"
+        input:
+            **_runs_inputs,
+        output:
+            table=f"results/{_study}/tables/sensitivity.csv",
+            figure=f"results/{_study}/figures/sensitivity.png",
+            state=f"results/{_study}/readings/sensitivity.json",
+        log:
+            f"results/{_study}/logs/screen_sensitivity.log",
+        threads: workflow.cores
+        params:
+            python=sys.executable,
+            study=_study,
+        shell:
+            "{params.python} -m bufrepro.cli readings-sensitivity --config {input.config}"
+            " --study {params.study} --space {input.space} --threads {threads}"
+            " --table {output.table} --figure {output.figure} --state {output.state}"
+            " > {log} 2>&1"
+
+    # After the screening (its input): the two stages may share run folders, and one job at a
+    # time writes them.
+    rule:
+        name:
+            f"calibrate_readings_{_study}"
+        input:
+            **_runs_inputs,
+            after=f"results/{_study}/readings/sensitivity.json",
+        output:
+            table=f"results/{_study}/tables/calibration.csv",
+            diff=f"results/{_study}/tables/diff_calibrated.csv",
+            state=f"results/{_study}/readings/calibration.json",
+        log:
+            f"results/{_study}/logs/calibrate_readings.log",
+        threads: workflow.cores
+        params:
+            python=sys.executable,
+            study=_study,
+        shell:
+            "{params.python} -m bufrepro.cli readings-calibrate --config {input.config}"
+            " --study {params.study} --space {input.space} --threads {threads}"
+            " --table {output.table} --diff {output.diff} --state {output.state}"
+            " > {log} 2>&1"
+
+    rule:
+        name:
+            f"judge_readings_{_study}"
+        input:
+            config=f"results/{_study}/config.yaml",
+            space=SPACE_FILES[_study],
+            sensitivity=f"results/{_study}/tables/sensitivity.csv",
+            sensitivity_state=f"results/{_study}/readings/sensitivity.json",
+            calibration_state=f"results/{_study}/readings/calibration.json",
+        output:
+            verdict=f"results/{_study}/tables/verdict.json",
+        log:
+            f"results/{_study}/logs/judge_readings.log",
+        localrule: True
+        params:
+            python=sys.executable,
+            study=_study,
+        shell:
+            "{params.python} -m bufrepro.cli readings-verdict --config {input.config}"
+            " --study {params.study} --space {input.space} --sensitivity {input.sensitivity}"
+            " --sensitivity-state {input.sensitivity_state}"
+            " --state {input.calibration_state} --out {output.verdict} > {log} 2>&1"

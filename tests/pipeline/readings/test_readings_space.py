@@ -1,0 +1,155 @@
+"""Spaces of readings: the shipped ones load, and an invalid space fails naming key and values."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from bufrepro import registry
+from bufrepro.kit.configs import ConfigError
+from bufrepro.pipeline import configuration
+from bufrepro.pipeline.readings import space
+
+SPACE: dict[str, Any] = {
+    "parameters": {
+        "tcp.max_rwnd_pkts": {"values": [5, 1000], "reason": "r"},
+        "topology.bottleneck_delay_ms": {"range": [1, 20], "reason": "r"},
+    },
+    "cells": {"queue": ["DropTail"], "plr": [0.05], "bottleneck_mbps": [0.5], "buffer": [5]},
+    "seeds": [1, 2],
+    "metrics": ["tcp_delay_ms_mean"],
+    "train": {"seed_file": ["000"]},
+}
+
+
+@pytest.fixture(scope="module")
+def cfg() -> dict[str, Any]:
+    return configuration.load(profile="")
+
+
+def _with(**changes: Any) -> dict[str, Any]:
+    out = copy.deepcopy(SPACE)
+    out.update(changes)
+    return {"dumbbell": out}
+
+
+@pytest.mark.parametrize("profile", ["", "quick"])
+def test_the_dumbbell_space_loads_in_each_profile(profile: str) -> None:
+    cfg = configuration.load(profile=profile)
+    sp = space.load(cfg, "dumbbell", space.files("dumbbell", profile))
+    assert sp["train"] == {"seed_file": ["000"]}
+    assert space.planned_runs(cfg, sp) <= sp["max_runs"]
+    if profile == "quick":
+        assert [p.key for p in sp.parameters] == ["tcp.mss_bytes", "tcp.max_rwnd_pkts"]
+
+
+def test_the_dumbbell_space_covers_every_unstated_parameter(cfg: dict[str, Any]) -> None:
+    sp = space.load(cfg, "dumbbell", space.files("dumbbell", ""))
+    declared = {p.key for p in sp.parameters}
+    assert set(registry.get("dumbbell").unstated) <= declared
+    assert all(spec["reason"].strip() for spec in sp["parameters"].values())
+
+
+def test_a_valid_space_is_defaulted(cfg: dict[str, Any]) -> None:
+    sp = space.validate(cfg, "dumbbell", _with())
+    assert sp["sensitivity"]["method"] == "morris" and sp["calibration"]["method"] == "lhs"
+    assert space.readings_count(sp) == {"sensitivity": 4 * 3, "calibration": 16 + 1}
+    assert space.runs_per_reading(cfg, sp) == 2
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            {"parameters": {"tcp.no_such_key": {"values": [1], "reason": "r"}}},
+            "dumbbell.parameters.tcp.no_such_key: names no setting of the dumbbell block",
+        ),
+        (
+            {"parameters": {"tcp.agent": {"values": ["Cubic"], "reason": "r"}}},
+            "dumbbell.parameters.tcp.agent: value 'Cubic' is not allowed",
+        ),
+        (
+            {"parameters": {"tcp.agent": {"values": ["Reno"]}}},
+            "'reason' is a required property",
+        ),
+        (
+            {
+                "parameters": {
+                    "red.q_weight": {"range": [0.001, 0.01], "scale": "cubic", "reason": "r"}
+                }
+            },
+            "allowed: ['linear', 'log']",
+        ),
+        (
+            {"parameters": {"red.q_weight": {"values": [0.1], "range": [0, 1], "reason": "r"}}},
+            "give exactly one of 'values' or 'range'",
+        ),
+        ({"cells": {"bandwidth": [0.5]}}, "cells.bandwidth: not a grid key of dumbbell; allowed:"),
+        ({"metrics": ["latency"]}, "metrics: 'latency' is not a metric of dumbbell; allowed:"),
+        ({"select": ["tcp.agent"]}, "select: 'tcp.agent' is not a parameter"),
+        ({"overrides": {"measure.length_s": 3}}, "overrides.measure.length_s: names no setting"),
+        ({"train": {"paper": ["000"]}}, "dumbbell.train: Additional properties"),
+        ({"max_runs": 3}, "dumbbell.max_runs: the stages plan 58 runs, more than the budget 3"),
+        ({"cells": {"buffer": [0]}}, "cells/seeds/overrides"),
+    ],
+)
+def test_an_invalid_space_fails_naming_the_key(
+    cfg: dict[str, Any], change: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(ConfigError) as err:
+        space.validate(cfg, "dumbbell", _with(**change))
+    assert message in str(err.value)
+
+
+def test_a_study_not_selected_is_named(cfg: dict[str, Any]) -> None:
+    with pytest.raises(ConfigError, match="'nope' is not selected"):
+        space.validate(cfg, "nope", {"nope": SPACE})
+
+
+def test_cells_off_the_configured_grid_are_named(cfg: dict[str, Any]) -> None:
+    sp = space.validate(cfg, "dumbbell", _with())
+    assert space.off_grid(cfg, sp) == {}
+    narrow = {
+        **cfg,
+        "dumbbell": {**cfg["dumbbell"], "grid": {**cfg["dumbbell"]["grid"], "buffer": [7]}},
+    }
+    assert space.off_grid(narrow, sp) == {"buffer": [5]}
+
+
+def _properties(node: Any, path: str = "") -> list[tuple[str, dict[str, Any]]]:
+    out = []
+    if isinstance(node, dict):
+        for key, sub in node.get("properties", {}).items():
+            out.append((f"{path}.{key}", sub))
+            out += _properties(sub, f"{path}.{key}")
+        if isinstance(node.get("additionalProperties"), dict):
+            out += _properties(node["additionalProperties"], f"{path}.*")
+    return out
+
+
+def test_every_schema_key_has_a_description_and_a_default() -> None:
+    schema = space.configs.read_yaml(space.SCHEMA_PATH)
+    # A parameter's own value set or range, its reason, and the one training column given
+    # have no sensible default.
+    no_default = {".parameters.*.values", ".parameters.*.range", ".parameters.*.reason"}
+    no_default |= {".train.table", ".train.block", ".train.seed_file"}
+    for path, sub in _properties(schema):
+        assert sub.get("description"), path
+        assert "default" in sub or path in no_default, path
+
+
+def test_cross_key_rules_judge_whole_readings_not_single_values(cfg: dict[str, Any]) -> None:
+    from bufrepro.pipeline.readings import runs
+
+    short = {**cfg, "dumbbell": {**cfg["dumbbell"], "measure": {**cfg["dumbbell"]["measure"]}}}
+    short["dumbbell"]["measure"]["duration_s"] = 6
+    params = {
+        "measure.warmup_s": {"values": [0, 8], "reason": "r"},
+        "measure.duration_s": {"values": [6, 20], "reason": "r"},
+    }
+    sp = space.validate(short, "dumbbell", _with(parameters=params))  # warm-up 8 alone is fine
+    assert runs.make(short, sp, "ok", {"measure.warmup_s": 8, "measure.duration_s": 20})
+    with pytest.raises(ConfigError, match=r"dumbbell.measure.warmup_s: 8 must be below"):
+        runs.make(short, sp, "bad", {"measure.warmup_s": 8, "measure.duration_s": 6})

@@ -1,0 +1,155 @@
+"""The readings stages end to end on a tiny space with the real ns-2, and the verdict's forms."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from bufrepro.pipeline import configuration
+from bufrepro.pipeline.readings import calibration, sensitivity, space, verdict
+
+TINY_SPACE: dict[str, Any] = {
+    "parameters": {
+        "tcp.max_rwnd_pkts": {"values": [3, 1000], "reason": "window-limited or not"},
+        "cbr.interval_s": {"range": [0.2, 0.8], "scale": "log", "reason": "CBR share"},
+    },
+    "cells": {"queue": ["DropTail", "RED"], "plr": [0.05], "bottleneck_mbps": [0.5], "buffer": [5]},
+    "seeds": [1, 2],
+    "overrides": {
+        "measure.duration_s": 3,
+        "measure.warmup_s": 1,
+        "measure.max_in_flight_age_s": 2,
+    },
+    "metrics": ["tcp_delay_ms_mean", "tcp_throughput_kbps"],
+    "train": {"seed_file": ["000"]},
+    "sensitivity": {"trajectories": 2, "levels": 2, "seeds": [1]},
+    "calibration": {"readings": 2},
+    "verdict": {"max_error_pct": 25},
+}
+
+
+@pytest.fixture(scope="module")
+def staged(tmp_path_factory: pytest.TempPathFactory, ns_available: None) -> dict[str, Any]:
+    """Both stages and the verdict run once in a scratch folder; then the calibration again."""
+    work = tmp_path_factory.mktemp("readings")
+    cfg = configuration.load(profile="")
+    sp = space.validate(cfg, "dumbbell", {"dumbbell": TINY_SPACE})
+    here = Path.cwd()
+    try:
+        import os
+
+        os.chdir(work)
+        out = Path("results/dumbbell")
+        sens = sensitivity.run(
+            cfg,
+            sp,
+            2,
+            out / "tables/sensitivity.csv",
+            out / "figures/sensitivity.png",
+            out / "readings/sensitivity.json",
+        )
+        paths = (out / "tables/calibration.csv", out / "tables/diff_calibrated.csv")
+        cal = calibration.run(cfg, sp, 2, *paths, out / "readings/calibration.json")
+        first = [p.read_bytes() for p in paths]
+        first_state = json.loads((out / "readings/calibration.json").read_text())
+        calibration.run(cfg, sp, 2, *paths, out / "readings/calibration.json")
+        second_state = json.loads((out / "readings/calibration.json").read_text())
+        made = verdict.write(
+            sp,
+            out / "tables/sensitivity.csv",
+            out / "readings/sensitivity.json",
+            out / "readings/calibration.json",
+            out / "tables/verdict.json",
+        )
+        return {
+            "work": work,
+            "sens": sens,
+            "cal": cal,
+            "first": first,
+            "again": [p.read_bytes() for p in paths],
+            "first_state": first_state,
+            "second_state": second_state,
+            "verdict": made,
+        }
+    finally:
+        os.chdir(here)
+
+
+def test_sensitivity_screens_each_metric_and_the_distance(staged: dict[str, Any]) -> None:
+    sens: pd.DataFrame = staged["sens"]
+    assert list(sens.columns) == ["parameter", "metric", "index", "value", "confidence"]
+    mu = sens[sens["index"] == "mu_star"]
+    assert set(mu["metric"]) == {"tcp_delay_ms_mean", "tcp_throughput_kbps", "distance"}
+    assert set(mu["parameter"]) == {"tcp.max_rwnd_pkts", "cbr.interval_s"}
+    # A window of 3 packets against 1000 moves the delay at a 5-packet buffer.
+    delay = mu[(mu["metric"] == "tcp_delay_ms_mean") & (mu["parameter"] == "tcp.max_rwnd_pkts")]
+    assert float(delay["value"].iloc[0]) > 0
+    assert (staged["work"] / "results/dumbbell/figures/sensitivity.png").stat().st_size > 1000
+
+
+def test_calibration_holds_a_priori_and_each_designed_reading(staged: dict[str, Any]) -> None:
+    cal: pd.DataFrame = staged["cal"]
+    assert cal["reading"].tolist() == ["a-priori", "lhs000", "lhs001"]
+    assert cal.loc[0, "tcp.max_rwnd_pkts"] == 1000  # the study config's own value
+    assert cal["runs"].tolist() == [4, 4, 4]  # 2 cells x 2 seeds
+    assert all(math.isfinite(v) for v in cal["train_distance"])
+    assert all(math.isfinite(v) for v in cal["validation_distance"])
+    best = pd.read_csv(staged["work"] / "results/dumbbell/tables/diff_calibrated.csv")
+    assert best["reading"].nunique() == 1
+    assert best["reading"].iloc[0] == cal.sort_values("train_distance")["reading"].iloc[0]
+
+
+def test_runs_are_kept_per_reading_and_skipped_when_current(staged: dict[str, Any]) -> None:
+    folders = list((staged["work"] / "results/dumbbell/readings/runs").glob("*/*/*/*/*/seed*"))
+    assert folders and all((f / "run.json").is_file() for f in folders)
+    assert staged["first_state"]["ran"] > 0
+    assert staged["second_state"]["ran"] == 0
+    # The runs' recorded cost stays with them when they are reused.
+    assert staged["first_state"]["run_wall_s"] > 0
+    assert staged["second_state"]["run_wall_s"] == staged["first_state"]["run_wall_s"]
+    assert staged["second_state"]["runs"] == staged["first_state"]["runs"]
+    assert staged["again"] == staged["first"]  # same config and seeds: byte-identical tables
+
+
+def test_the_verdict_names_its_reading_and_figures(staged: dict[str, Any]) -> None:
+    made = staged["verdict"]
+    assert made["verdict"].startswith(
+        ("reproduces under reading ", "no reading in the declared space reproduces it")
+    )
+    assert made["reading"]["id"] in staged["cal"]["reading"].tolist()
+    assert set(made["top_parameters"]) == {"tcp_delay_ms_mean", "tcp_throughput_kbps", "distance"}
+    assert made["runs"] > 0 and made["wall_s"] > 0 and made["run_wall_s"] > 0
+
+
+def _space(threshold: float) -> space.Space:
+    return space.Space("dumbbell", {"verdict": {"max_error_pct": threshold}})
+
+
+def test_the_verdict_line_takes_one_of_two_forms() -> None:
+    state = {"best": "lhs003", "validation_distance": math.log(1.1)}
+    top = {"distance": ["tcp.max_rwnd_pkts", "tcp.mss_bytes"]}
+    assert verdict.line(_space(25), state, top) == (
+        "reproduces under reading lhs003 (validation median error 10 %)"
+    )
+    assert verdict.line(_space(5), state, top) == (
+        "no reading in the declared space reproduces it; the closest is lhs003 (10 %); "
+        "the parameter that moves it most is tcp.max_rwnd_pkts"
+    )
+
+
+def test_top_parameters_rank_by_mu_star() -> None:
+    table = pd.DataFrame(
+        {
+            "parameter": ["a", "b", "c", "d", "a"],
+            "metric": ["m", "m", "m", "m", "m"],
+            "index": ["mu_star", "mu_star", "mu_star", "mu_star", "sigma"],
+            "value": [0.1, 0.4, 0.3, 0.2, 9.0],
+            "confidence": [0.0] * 5,
+        }
+    )
+    assert verdict.top_parameters(table) == {"m": ["b", "c", "d"]}
