@@ -18,10 +18,14 @@ SPACE_FILES = {
 }
 READINGS = []
 for _study, _files in SPACE_FILES.items():
-    _off = readings_space.off_grid(
-        CFG, readings_space.load(CFG, _study, [Path(p) for p in _files])
-    )
-    if _off:
+    _space = readings_space.load(CFG, _study, [Path(p) for p in _files])
+    _off = _space["evaluate"] and readings_space.off_grid(CFG, _space)
+    if not _space["evaluate"]:
+        print(
+            f"readings of {_study}: space declared and validated, not evaluated (evaluate: false)",
+            file=sys.stderr,
+        )
+    elif _off:
         print(
             f"readings of {_study} left out: cells {_off} are not in the configured grid",
             file=sys.stderr,

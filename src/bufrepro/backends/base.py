@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -132,13 +133,27 @@ def is_current(spec: RunSpec, key: str) -> bool:
         return False
 
 
-def _release(fifo: Path) -> None:
-    """Let a parser still waiting to open the pipe see an empty stream (the simulator died)."""
-    try:
-        fd = os.open(fifo, os.O_RDWR | os.O_NONBLOCK)
-    except OSError:
+def _release(fifo: Path, parser: subprocess.Popen[bytes], wait_s: float = 60.0) -> None:
+    """Let the parser see the stream's end even if the simulator never opened the pipe.
+
+    A writer opened and closed once the parser has the pipe open for reading (O_NONBLOCK fails
+    with ENXIO until then) ends its stream; opened before the parser, it would leave the parser
+    blocked in open() for ever. A parser that never opens the pipe is killed after wait_s.
+    """
+    deadline = time.monotonic() + wait_s
+    while parser.poll() is None:
+        try:
+            fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError as err:
+            if err.errno != errno.ENXIO:
+                return
+            if time.monotonic() > deadline:
+                parser.kill()
+                return
+            time.sleep(0.005)
+            continue
+        os.close(fd)
         return
-    os.close(fd)
 
 
 def _env() -> dict[str, str]:
@@ -168,7 +183,7 @@ def _parse(spec: RunSpec, sim: list[str], keep: bool) -> tuple[int, int, str, st
         os.mkfifo(stream)
         parser = subprocess.Popen(parse_cmd, cwd=d, stdout=subprocess.PIPE, stderr=perr, env=_env())
         rc = subprocess.run(sim, cwd=d, stdout=out, stderr=err, check=False).returncode
-        _release(stream)
+        _release(stream, parser)
         metrics, _ = parser.communicate()
         perr.seek(0)
         return rc, parser.returncode, metrics.decode(), perr.read().decode()

@@ -162,6 +162,10 @@ def validate(cfg: Mapping[str, Any], study: str, merged: Mapping[str, Any]) -> S
         )
     checked = configs.validate(merged, _schema(study))
     raw = checked[study]
+    if not raw["evaluate"]:  # declared only: its parameters are checked, nothing is planned
+        if problems := _parameter_problems(cfg, study, raw):
+            raise ConfigError(f"invalid space of readings of {study}:\n  " + "\n  ".join(problems))
+        return Space(study, raw)
     problems = _other_problems(cfg, study, raw) + _parameter_problems(cfg, study, raw)
     if problems:
         raise ConfigError(f"invalid space of readings of {study}:\n  " + "\n  ".join(problems))
