@@ -47,9 +47,10 @@ def test_the_dumbbell_space_loads_in_each_profile(profile: str) -> None:
 
 def test_the_dumbbell_space_covers_every_unstated_parameter(cfg: dict[str, Any]) -> None:
     sp = space.load(cfg, "dumbbell", space.files("dumbbell", ""))
-    declared = {p.key for p in sp.parameters}
+    declared = {p.key for p in sp.parameters} | set(sp["fixed"])
     assert set(registry.get("dumbbell").unstated) <= declared
     assert all(spec["reason"].strip() for spec in sp["parameters"].values())
+    assert all(spec["reason"].strip() for spec in sp["fixed"].values())
 
 
 def test_a_valid_space_is_defaulted(cfg: dict[str, Any]) -> None:
@@ -90,7 +91,7 @@ def test_a_valid_space_is_defaulted(cfg: dict[str, Any]) -> None:
         ({"metrics": ["latency"]}, "metrics: 'latency' is not a metric of dumbbell; allowed:"),
         ({"select": ["tcp.agent"]}, "select: 'tcp.agent' is not a parameter"),
         ({"overrides": {"measure.length_s": 3}}, "overrides.measure.length_s: names no setting"),
-        ({"train": {"paper": ["000"]}}, "dumbbell.train: Additional properties"),
+        ({"train": {"paper": ["000"]}}, "dumbbell.train.paper: not a column of the diff"),
         ({"max_runs": 3}, "dumbbell.max_runs: the stages plan 58 runs, more than the budget 3"),
         ({"cells": {"buffer": [0]}}, "cells/seeds/overrides"),
     ],
@@ -134,6 +135,7 @@ def test_every_schema_key_has_a_description_and_a_default() -> None:
     # A parameter's own value set or range, its reason, and the one training column given
     # have no sensible default.
     no_default = {".parameters.*.values", ".parameters.*.range", ".parameters.*.reason"}
+    no_default |= {".fixed.*.reason"}
     no_default |= {".train.table", ".train.block", ".train.seed_file"}
     for path, sub in _properties(schema):
         assert sub.get("description"), path

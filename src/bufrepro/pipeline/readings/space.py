@@ -139,8 +139,15 @@ def _other_problems(cfg: Mapping[str, Any], study: str, raw: Mapping[str, Any]) 
         for k in raw["overrides"]
         if not configs.has_key(block, k)
     ]
+    columns = ["table", "block", "seed_file", *spec.grid_keys]
+    out += [
+        f"{pre}.train.{k}: not a column of the diff; allowed: {columns}"
+        for k in raw["train"]
+        if k not in columns
+    ]
     known = {*spec.reported, *spec.report_metrics}
-    if not (spec.derived or spec.rule_tables or spec.tables):
+    # A study whose diff draws on derived or rule tables may compare metrics of its own making.
+    if not (spec.derived or spec.rule_tables):
         out += [
             f"{pre}.metrics: {m!r} is not a metric of {study}; allowed: {sorted(known)}"
             for m in raw["metrics"]
