@@ -7,6 +7,8 @@
 # tests, leaves it out, with a note).
 import os
 
+from snakemake.exceptions import WorkflowError
+
 from bufrepro.pipeline.readings import space as readings_space
 
 SPACE_FILES = {
@@ -17,6 +19,18 @@ SPACE_FILES = {
     for s in readings_space.studies_with_space(STUDIES)
 }
 READINGS = []
+
+
+def _all_cores():
+    """Every core Snakemake was given (1 where it was given none: --report, --lint)."""
+    try:
+        return int(workflow.cores or 1)
+    except WorkflowError:
+        return 1
+
+
+# A reading's runs go through a thread pool as wide as the cores (Snakemake scales it down).
+READINGS_THREADS = _all_cores()
 for _study, _files in SPACE_FILES.items():
     _space = readings_space.load(CFG, _study, [Path(p) for p in _files])
     _off = _space["evaluate"] and readings_space.off_grid(CFG, _space)
@@ -69,7 +83,7 @@ for _study in READINGS:
             state=f"results/{_study}/readings/sensitivity.json",
         log:
             f"results/{_study}/logs/screen_sensitivity.log",
-        threads: workflow.cores
+        threads: READINGS_THREADS
         params:
             python=sys.executable,
             study=_study,
@@ -93,7 +107,7 @@ for _study in READINGS:
             state=f"results/{_study}/readings/calibration.json",
         log:
             f"results/{_study}/logs/calibrate_readings.log",
-        threads: workflow.cores
+        threads: READINGS_THREADS
         params:
             python=sys.executable,
             study=_study,

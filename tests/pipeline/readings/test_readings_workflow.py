@@ -61,6 +61,12 @@ def test_the_quick_profile_runs_the_readings_stage(work: Path) -> None:
     assert verdict["overrides"] == {"measure.duration_s": 3, "measure.warmup_s": 1}
 
 
+def test_snakemakes_report_plans_without_cores(work: Path) -> None:
+    # `snakemake --report` gives no --cores: the readings rules' threads must not need them.
+    proc = snakemake(work, "--report", "sm-report.html", *ARGS)
+    assert "requires a total number of cores" not in proc.stderr + proc.stdout
+
+
 def test_a_bad_space_fails_before_any_job_naming_key_and_values(work: Path) -> None:
     path = work / "config/readings/dumbbell.yaml"
     original = path.read_text()
