@@ -29,8 +29,8 @@ wildcard_constraints:
 include: "rules/config.smk"
 include: "rules/simulate.smk"
 include: "rules/analyse.smk"
-include: "rules/report.smk"
 include: "rules/readings.smk"
+include: "rules/report.smk"
 
 
 for _rules in RULE_FILES:

@@ -15,6 +15,7 @@ rule build_report:
         figures=[f for study in STUDIES for f in figure_files(study)],
         template="report/report.html.j2",
         captions=sorted(str(p) for p in Path("report/captions").glob("**/*.rst")),
+        readings=readings_outputs(),
     output:
         html="report/index.html",
         summary=report(

@@ -119,6 +119,30 @@ def study_section(study: str, cfg: Mapping[str, Any], results: Path) -> dict[str
         "seeds": block["seeds"],
         "measure": block.get("measure", {}),
         "tables": [shown_table(study, t, tables, cfg) for t in spec.shown_tables()],
+        "readings": readings_section(study, cfg, results),
+    }
+
+
+# The readings stage's outputs (bufrepro.pipeline.readings), shown when the stage ran.
+caption = report_text.caption
+READINGS_TABLES = ("calibration", "sensitivity", "diff_calibrated")
+
+
+def readings_section(study: str, cfg: Mapping[str, Any], results: Path) -> dict[str, Any]:
+    """The verdict, the readings tables and the sensitivity figure; {} if the stage has not run."""
+    tables = results / study / "tables"
+    if not (tables / "verdict.json").is_file():
+        return {}
+    figure = results / study / "figures" / "sensitivity.png"
+    return {
+        "verdict": json.loads((tables / "verdict.json").read_text("utf-8")),
+        "tables": [
+            {**shown_table(study, t, tables, cfg), "caption": caption("readings", t, cfg)}
+            for t in READINGS_TABLES
+            if (tables / f"{t}.csv").is_file()
+        ],
+        "figure": _png_data_uri(figure) if figure.is_file() else "",
+        "caption": caption("readings", "sensitivity_figure", cfg),
     }
 
 

@@ -1,0 +1,28 @@
+"""The report's readings block: shown when the stage ran, absent otherwise."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from bufrepro.pipeline import report
+
+
+def test_the_readings_block_shows_verdict_tables_and_captions(
+    tmp_path: Path, tiny_cfg: dict[str, Any]
+) -> None:
+    tables = tmp_path / "dumbbell" / "tables"
+    tables.mkdir(parents=True)
+    assert report.readings_section("dumbbell", tiny_cfg, tmp_path) == {}
+    (tables / "verdict.json").write_text(json.dumps({"verdict": "no reading ...", "runs": 7}))
+    pd.DataFrame({"reading": ["a-priori", "lhs000"], "train_distance": [1.0, 0.5]}).to_csv(
+        tables / "calibration.csv", index=False
+    )
+    block = report.readings_section("dumbbell", tiny_cfg, tmp_path)
+    assert block["verdict"]["verdict"] == "no reading ..."
+    assert [t["name"] for t in block["tables"]] == ["calibration"]
+    assert "training distance" in block["tables"][0]["caption"]
+    assert block["figure"] == ""
