@@ -24,9 +24,12 @@
 #   link_from, link_to - the bottleneck's end nodes (4 and 5); link_bps - its capacity (bit/s);
 #   tcp_hdr - header bytes in a tcp packet's trace size (default 40, as ns-2); the scenario's
 #   fingerprint (from the run record, the study's parse_args): n_nodes - its node count; links -
-#   its links "a-b,..."; link_delay - the measured link's propagation delay (s).
+#   its links "a-b,..."; link_delay - the measured link's propagation delay (s); fingerprint -
+#   the run's header text "bufrepro STUDY run=DIGEST seed=N end=T_END" (empty: no header
+#   required, hand-made inputs only).
 # Integrity (lib/wired.awk, lib/integrity.awk; each failure names the file, the line and the
-#   rule, and nothing is printed): 12 fields a line; times numeric, never decreasing, not after
+#   rule, and nothing is printed): line 1 is "# " fingerprint, the header the scenario writes
+#   (another study, seed, end or run fails at line 1, naming the field); 12 fields a line; times numeric, never decreasing, not after
 #   t_end; no duplicated line, no CR (CRLF endings are rejected), no NUL; nodes below n_nodes,
 #   links among `links`; the stream ends within one event gap (the largest gap between two
 #   consecutive times in it) of t_end; each packet crosses the measured link in exactly

@@ -2,7 +2,8 @@
 # hstcp.awk - bottleneck metrics of one hstcp run, from the stream tcl/hstcp/hstcp.tcl.j2 writes.
 #
 # Reads one stream (a FIFO while ns runs; see bufrepro.backends.base); $1 is the record type:
-#   M line  (first): key value pairs capacity_bps packet_bytes buffer_pkts flows t0 t1 sample_s level.
+#   header (line 1): "# " fingerprint, the run's header (lib/integrity.awk's integ_header).
+#   M line  (next): key value pairs capacity_bps packet_bytes buffer_pkts flows t0 t1 sample_s level.
 #   Q lines: samples of the bottleneck's flow monitor, every sample_s, at t0 and at the end:
 #            $2 time (s), $3 arrivals, $4 departures, $5 drops (packets), $6 arrival bytes,
 #            $7 departure bytes, $8 queue length (packets), $9 integral of the queue length
@@ -17,10 +18,12 @@
 # Parameters (-v): t0, t1 - measurement window (s); t_end - simulated end (s); from, to -
 #   the bottleneck's nodes; bps - its capacity (bit/s); pkt - packet size on the wire (bytes);
 #   optional, checked against the M line when set: buffer - buffer_pkts; flows - the flow
-#   count; sample_s - the sample interval.
+#   count; sample_s - the sample interval; fingerprint - the run's header text (the pipeline
+#   always passes it; empty: no header required, hand-made inputs only).
 # Integrity (the functions integ_* below are lib/integrity.awk's, copied: this program runs
 #   without AWKPATH too; each failure names the file, the line and the rule, and nothing
-#   is printed): the M line's capacity, packet size, window (and buffer, flows, sample_s when
+#   is printed): line 1 is the run's header "# " fingerprint (another study, seed, end
+#   or run fails, naming the field); the M line's capacity, packet size, window (and buffer, flows, sample_s when
 #   given) are the run's; every line has its fields (Q: 9 + flows, trace lines 12, E 2); times
 #   numeric, never decreasing, not after t_end; no line repeats the one before at the same time
 #   (except two Q samples at t0); no CR (CRLF endings are rejected), no NUL; trace lines only on
@@ -48,7 +51,7 @@
 #   jain_index            (sum x)^2 / (n sum x^2) over the flows' throughput x
 #   tput_ratio_short_long throughput of the shortest-RTT flow (lowest fid) / of the longest
 #   tput_min_max_ratio    smallest / largest flow throughput
-#   trace_lines           lines read; trace_drop_lines 'd' lines of the bottleneck
+#   trace_lines           lines read (the header excluded); trace_drop_lines 'd' lines of the bottleneck
 #   With level events, from the per-packet lines (cross-checks of the counters):
 #   ev_link_utilisation   bytes of '-' events in [t0, t1] x 8 / (bps x (t1 - t0))
 #   ev_queue_avg_pkts     time average of the queue rebuilt from + / - / d events
@@ -65,13 +68,14 @@ BEGIN {
         print "hstcp.awk: set -v t0=... -v t1=... -v t_end=... -v from=... -v to=... -v bps=... -v pkt=..." > "/dev/stderr"
         usage = 1; exit 2
     }
-    eps = 1e-9; integ_init()
+    eps = 1e-9; integ_init(); M_AT = 1  # the M line's number: 2 after a header
 }
 function fail(msg) {
     if (bad < 10) print "hstcp.awk: " (FILENAME == "" ? "-" : FILENAME) ": line " FNR ": " msg > "/dev/stderr"
     bad++
 }
-# lib/integrity.awk's line and end checks (see its header), without the node and link checks.
+# lib/integrity.awk's header, line and end checks (see its header), without the node and link
+# checks.
 function integ_init() {
     INTEG_LAST = ""; INTEG_GAP = 0; INTEG_LINES = 0
 }
@@ -101,6 +105,32 @@ function integ_end() {
     if (t_end - INTEG_LAST > INTEG_GAP + 1e-9)
         fail(sprintf("stream ends at %.6f s, more than one event gap (%.6f s, the largest in the stream) before the end %s s: cut short?", INTEG_LAST, INTEG_GAP, t_end))
 }
+function integ_header(    want, n, i, kv, w, g, keys, k) {
+    if ($1 != "#") {
+        if (fingerprint != "") fail("no bufrepro header: the first line is not '# " fingerprint "' (a stream this run's scenario did not write)")
+        return 0
+    }
+    if (fingerprint == "" || $0 == "# " fingerprint) return 1
+    if (index($0, "\r")) { fail("carriage return in the header (CRLF endings are rejected)"); return 1 }
+    if ($2 != "bufrepro") { fail("no bufrepro header: the first line is '" substr($0, 1, 80) "', not '# " fingerprint "'"); return 1 }
+    n = split(fingerprint, want, " ")
+    if ($3 != want[2]) { fail("stream of another study: " substr($3, 1, 40) ", expected " want[2]); return 1 }
+    for (i = 3; i <= n; i++) if (split(want[i], kv, "=") == 2) w[kv[1]] = kv[2]
+    for (i = 4; i <= NF; i++) if (split($i, kv, "=") == 2) g[kv[1]] = kv[2]
+    split("seed end run", keys, " ")
+    for (i = 1; i <= 3; i++) {
+        k = keys[i]
+        if (!(k in g) || g[k] "" != w[k] "") {
+            fail("stream of another run: " k " " ((k in g) ? substr(g[k], 1, 40) : "(none)") ", expected " w[k] \
+                 (k == "run" ? " (the same seed and end: another value of a swept key, e.g. the buffer)" : ""))
+            return 1
+        }
+    }
+    fail("malformed bufrepro header: '" substr($0, 1, 120) "', expected '# " fingerprint "'")
+    return 1
+}
+# Line 1: the run's header (skipped once checked; a missing one fails, and the line is read).
+NR == 1 && integ_header() { M_AT = 2; next }
 # Every line: no CR, no NUL (integ_line checks these with the time).
 index($0, "\r") || index($0, "\0") { integ_line("0"); next }
 function unwrap(name, raw,    d) {
@@ -111,7 +141,7 @@ function unwrap(name, raw,    d) {
     R[name] = raw; U[name] += d
     return U[name]
 }
-NR == 1 {
+NR == M_AT {
     if ($1 != "M") { fail("first line is not the M line: " $0); next }
     for (i = 2; i < NF; i += 2) meta[$i] = $(i + 1)
     nflows = meta["flows"] + 0; buf_pkts = meta["buffer_pkts"] + 0
@@ -247,7 +277,7 @@ END {
     printf "jain_index\t%.6f\n", (sum2 > 0) ? sum * sum / (n * sum2) : 0
     printf "tput_ratio_short_long\t%.6f\n", (xlast > 0) ? xfirst / xlast : 0
     printf "tput_min_max_ratio\t%.6f\n", (xmax > 0) ? xmin / xmax : 0
-    printf "trace_lines\t%d\n", NR
+    printf "trace_lines\t%d\n", NR - (M_AT - 1)
     printf "trace_drop_lines\t%d\n", ndrop_lines
     if (events) {
         printf "ev_link_utilisation\t%.6f\n", evbytes * 8 / (bps * T)

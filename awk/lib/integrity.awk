@@ -8,6 +8,9 @@
 #   links    the scenario's links, "a-b,c-d,..." (a link may appear in either direction; empty:
 #            links are not checked)
 #   n_nodes  the scenario's node count: node ids are 0 .. n_nodes - 1 (empty: not checked)
+#   fingerprint  the run's header text "bufrepro STUDY run=DIGEST seed=N end=T_END"
+#            (bufrepro.backends.fingerprint; empty: no header required - hand-made inputs only,
+#            the pipeline always passes it)
 # Globals: INTEG_RES - how far a line's time may lie below an earlier line's (s): 0 (never) for
 #   streams written with one time format; a reader mixing formats of different resolution sets
 #   it (vegas: wired lines print microseconds, wireless lines nanoseconds) before integ_init();
@@ -27,6 +30,14 @@
 #                     INTEG_NODE[n] exists for each (INTEG_NN: their count), INTEG_LINKS[a, b]
 #                     for each link (both directions), for a reader that inlines the checks
 #   integ_link(a, b)  1 when a-b or b-a is one of `links` (always 1 without links)
+#   integ_header()    on the stream's first line (FNR == 1), before any other check: with
+#                     `fingerprint` set the line must be "# " fingerprint, the header the
+#                     scenario writes first; otherwise the failure names what differs: no
+#                     bufrepro header at all, the study ("stream of another study"), the seed,
+#                     the end, or the run digest alone (the same seed and end: another value of
+#                     a swept key, e.g. the buffer). Without `fingerprint` a header is skipped
+#                     unchecked. Returns 1 when the line is a header (its first field "#": the
+#                     reader skips it), 0 for a stream line, read as usual.
 #   integ_end()       in END: the stream is not empty and reaches the end: with t_last the
 #                     largest time read and INTEG_GAP the largest gap between two consecutive
 #                     distinct times of the stream, t_end - t_last <= INTEG_GAP ("within one event
@@ -83,4 +94,29 @@ function integ_end() {
     if (INTEG_LAST < 0 || t_end == "") return
     if (t_end - INTEG_LAST > INTEG_GAP + 1e-9)
         fail(sprintf("stream ends at %.6f s, more than one event gap (%.6f s, the largest in the stream) before the end %s s: cut short?", INTEG_LAST, INTEG_GAP, t_end))
+}
+
+function integ_header(    want, n, i, kv, w, g, keys, k) {
+    if ($1 != "#") {
+        if (fingerprint != "") fail("no bufrepro header: the first line is not '# " fingerprint "' (a stream this run's scenario did not write)")
+        return 0
+    }
+    if (fingerprint == "" || $0 == "# " fingerprint) return 1
+    if (index($0, "\r")) { fail("carriage return in the header (CRLF endings are rejected)"); return 1 }
+    if ($2 != "bufrepro") { fail("no bufrepro header: the first line is '" substr($0, 1, 80) "', not '# " fingerprint "'"); return 1 }
+    n = split(fingerprint, want, " ")
+    if ($3 != want[2]) { fail("stream of another study: " substr($3, 1, 40) ", expected " want[2]); return 1 }
+    for (i = 3; i <= n; i++) if (split(want[i], kv, "=") == 2) w[kv[1]] = kv[2]
+    for (i = 4; i <= NF; i++) if (split($i, kv, "=") == 2) g[kv[1]] = kv[2]
+    split("seed end run", keys, " ")
+    for (i = 1; i <= 3; i++) {
+        k = keys[i]
+        if (!(k in g) || g[k] "" != w[k] "") {
+            fail("stream of another run: " k " " ((k in g) ? substr(g[k], 1, 40) : "(none)") ", expected " w[k] \
+                 (k == "run" ? " (the same seed and end: another value of a swept key, e.g. the buffer)" : ""))
+            return 1
+        }
+    }
+    fail("malformed bufrepro header: '" substr($0, 1, 120) "', expected '# " fingerprint "'")
+    return 1
 }

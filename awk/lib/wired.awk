@@ -28,8 +28,11 @@
 #   seen last (s); link_from, link_to - the measured link's end nodes; link_bps - its capacity
 #   (bit/s); tcp_hdr - header bytes in a tcp packet's size (default 40); the scenario's
 #   fingerprint (lib/integrity.awk): links - its links "a-b,..."; n_nodes - its node count;
-#   link_delay - the measured link's propagation delay (s; empty: not checked).
-# Integrity (each failure names the file, the line and the rule; lib/integrity.awk): every line
+#   link_delay - the measured link's propagation delay (s; empty: not checked); fingerprint -
+#   the run's header text (lib/integrity.awk, integ_header; empty: no header required).
+# Integrity (each failure names the file, the line and the rule; lib/integrity.awk): line 1 is
+#   the run's header "# " fingerprint (the scenario writes it; another study, seed, end or run
+#   fails, naming the field), every other line
 #   has 12 fields, an event + - r or d, a numeric time that never decreases and is not after
 #   t_end, is no duplicate of an earlier line at that time, has no CR (CRLF is rejected) and
 #   no NUL; its nodes ($3,
@@ -62,6 +65,9 @@ BEGIN {
     if (tcp_hdr == "") tcp_hdr = 40
     link_init(); integ_init()
 }
+
+# Line 1: the run's header (skipped once checked; a missing one fails, and the line is read).
+FNR == 1 && integ_header() { next }
 
 NF != 12 { fail("malformed or truncated line (" NF " fields, 12 expected): " substr($0, 1, 80)); next }
 

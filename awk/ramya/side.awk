@@ -6,14 +6,17 @@
 # parse_ramya.sh's metrics.tsv. Run it after ns-2 has exited (the files are complete then).
 #
 # usage: LC_ALL=C AWKPATH=AWK_DIR/lib gawk -f AWK_DIR/ramya/side.awk -v t0=... -v t1=...
-#          [-v t_end=...] RTT_FILE PING_FILE QUEUE_FILE     (exactly these three, in this order;
+#          [-v t_end=...] [-v fingerprint=...] RTT_FILE PING_FILE QUEUE_FILE     (exactly these three, in this order;
 #          rtt.tr, ping.tr, queue.tr in a run folder; an empty RTT or ping file is fine, an
 #          empty queue file or a missing one an error)
 # Output: the metrics below, one "name<TAB>value" line each, in LC_ALL=C order.
 # Exit: 0 - metrics printed; 2 - a parameter or file operand missing (or a file unreadable);
 #   3 - no RTT sample in the window, or an integrity check failed (the reasons on stderr, each
 #   naming the file, the line and the rule): nothing printed.
-# Integrity (lib/integrity.awk, each file on its own): every line has its fields (RTT 7, ping
+# Integrity (lib/integrity.awk, each file on its own): line 1 of each file is the run's header
+#   "# " fingerprint (the scenario writes it into all three; another study, seed, end or run
+#   fails, naming the field; with fingerprint set an empty file lacks it and fails); every
+#   other line has its fields (RTT 7, ping
 #   "s" 3 and "r" 5, queue 2) and a numeric time that never decreases and is not after t_end;
 #   no duplicated line, no CR (CRLF endings are rejected), no NUL; the queue samples (every
 #   monitor.queue_sample_s) and a non-empty ping log (a request every ping.interval_s) end
@@ -34,7 +37,9 @@
 #     pkts_ - packets waiting in the R1 -> R2 queue (arrivals - departures - drops; the packet
 #     on the wire has departed, so it does not count).
 # Parameters (-v): t0, t1 - the measurement window (s); t_end - the scenario's end (s; the
-#   pipeline always passes it; without it, on hand-made files, the end checks are skipped).
+#   pipeline always passes it; without it, on hand-made files, the end checks are skipped);
+#   fingerprint - the run's header text (lib/integrity.awk; the pipeline always passes it;
+#   empty: no header required).
 # Definitions, RTT (as awk/rtt.awk): a sample is an assignment of rtt_ with a value above 0 and
 # a time in [t0, t1]: ns-2 sets rtt_ once per measured round trip - one timed segment at a time,
 # from its send to the first ACK covering it, not timed again after a retransmission timeout
@@ -79,6 +84,8 @@ ARGIND != side_file {
     if (side_file) side_keep(side_file)
     side_file = ARGIND; INTEG_LAST = -1; INTEG_GAP = 0; INTEG_LINES = 0; delete INTEG_SAME
 }
+# Line 1 of each file: the run's header (skipped once checked; a missing one fails).
+FNR == 1 && (SIDE_HEAD[ARGIND] = 1) && integ_header() { next }
 function side_keep(i) { SIDE_LAST[i] = INTEG_LAST; SIDE_GAP[i] = INTEG_GAP; SIDE_LINES[i] = INTEG_LINES }
 ARGIND == 1 && NF != 7 { fail("malformed RTT line (" NF " fields, 7 expected): " substr($0, 1, 80)); next }
 ARGIND == 2 && !(($1 == "s" && NF == 3) || ($1 == "r" && NF == 5)) { fail("malformed ping line: " substr($0, 1, 80)); next }
@@ -133,6 +140,8 @@ END {
     if (usage) exit 2
     if (side_file) side_keep(side_file)
     side_end(2, ARGV[2]); side_end(3, ARGV[3])
+    for (i = 1; i <= 3; i++)
+        if (fingerprint != "" && !SIDE_HEAD[i]) fail(ARGV[i] ": empty file: no bufrepro header '# " fingerprint "'")
     if (FAILED) { print PROG ": " FAILED " check(s) failed" > "/dev/stderr"; exit 3 }
     if (rtt_n == 0) { print PROG ": no RTT sample in the window" > "/dev/stderr"; exit 3 }
     metric("tcp_rtt_samples", sprintf("%d", rtt_n))

@@ -38,9 +38,12 @@
 #                  the bottleneck's end nodes; link_bps - its capacity in bit/s (bps below);
 #                  series - the file for the time series; bin_s - its bin width (s); the
 #                  scenario's fingerprint (the study's parse_args): n_nodes - its node count;
-#                  links - its wired links "a-b,..."; link_delay - the bottleneck's delay (s).
+#                  links - its wired links "a-b,..."; link_delay - the bottleneck's delay (s);
+#                  fingerprint - the run's header text (lib/integrity.awk; empty: no header
+#                  required, hand-made inputs only).
 # Integrity (lib/integrity.awk; each failure names the file, the line and the rule, and nothing
-# is printed): wired lines have 12 fields, wireless lines key value pairs (an odd field count,
+# is printed): line 1 is the run's header "# " fingerprint (another study, seed, end or run
+# fails, naming the field); wired lines have 12 fields, wireless lines key value pairs (an odd field count,
 # every key starting with '-'), movement lines >= 3 fields;
 # times numeric, never decreasing (by more than 1 us: wired lines print microseconds, wireless
 # ones nanoseconds), not after t_end; no duplicated line, no CR (CRLF endings are rejected), no
@@ -187,6 +190,8 @@ function transit(uid, t, size,    want) {
         fail(sprintf("packet %s crossed the bottleneck in %.6f s, the scenario's link takes %.6f s (a stream of another scenario?)", uid, t - DEQ[uid], want))
     delete DEQ[uid]
 }
+# Line 1: the run's header (skipped once checked; a missing one fails, and the line is read).
+FNR == 1 && integ_header() { next }
 {
     EV = $1
     if (EV == "M") {  # "M TIME NODE (x, y, z), (x, y), speed" or the header "M 0.0 nn ..."

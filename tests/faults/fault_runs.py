@@ -120,6 +120,8 @@ class KeptRun:
 
     spec: RunSpec
     other: RunSpec  # a second scenario of the same study
+    other_seed: RunSpec  # the same scenario, another seed
+    other_buffer: RunSpec  # the same scenario (capacity, delays), another buffer
 
     @property
     def stream(self) -> Path:
@@ -145,15 +147,39 @@ def points(cfg: dict[str, Any], study: str) -> list[RunPoint]:
     return runs[::-1] if study == "ramya" else runs
 
 
+# The swept key that sets each study's buffer, and the other value the "other buffer" run takes.
+BUFFER_KEY: dict[str, tuple[str, Any]] = {
+    "dumbbell": ("buffer", 20),
+    "hstcp": ("buffer_frac", 0.5),
+    "ramya": ("buffer", 20),
+    "vegas": ("buffer", 30),
+}
+
+
+def variants(point: RunPoint, study: str) -> tuple[RunPoint, RunPoint]:
+    """The original run with another seed, and with another buffer (everything else the same)."""
+    key, value = BUFFER_KEY[study]
+    assert key in dict(point.values), point
+    values = tuple((k, value if k == key else v) for k, v in point.values)
+    assert values != point.values
+    return dataclasses.replace(point, seed=point.seed + 1), dataclasses.replace(
+        point, values=values
+    )
+
+
 def kept_run(cfg: dict[str, Any], study: str, where: Path) -> KeptRun:
-    """Run the study's two tiny scenarios with keep_traces, under where/<study>/{a,b}."""
+    """Run the study's tiny scenarios with keep_traces, under where/<study>/{a,b,seed,buffer}:
+    the original, another scenario, the original with another seed and with another buffer."""
     specs = []
-    for label, p in zip(("a", "b"), points(cfg, study), strict=True):
+    first, other = points(cfg, study)
+    for label, p in zip(
+        ("a", "b", "seed", "buffer"), (first, other, *variants(first, study)), strict=True
+    ):
         spec = dataclasses.replace(plan.spec(cfg, p), run_dir=where / study / label)
         backend = backends.get(registry.get(study).backend, cfg)
         assert execute(backend, spec, keep_traces=True) == "ran"
         specs.append(spec)
-    return KeptRun(specs[0], specs[1])
+    return KeptRun(*specs)
 
 
 STUDIES = ("dumbbell", "hstcp", "ramya", "vegas")

@@ -15,6 +15,8 @@ class Originals:
     own: bytes
     other_scenario: bytes  # the same study, another scenario (other capacity, delay or buffer)
     other_study: bytes  # another study's stream
+    other_seed: bytes  # the same scenario run with another seed
+    other_buffer: bytes  # the same scenario (capacity, delays) run with another buffer
     bottleneck: tuple[str, str]  # the measured link's end nodes, as the stream writes them
 
 
@@ -156,6 +158,20 @@ def _nul(data: bytes) -> bytes:
     return b"".join(ls)
 
 
+def _without_header(data: bytes) -> bytes:
+    """The stream without its first line (the run's header)."""
+    ls = lines(data)
+    assert ls[0].startswith(b"# bufrepro "), ls[0][:80]
+    return b"".join(ls[1:])
+
+
+def _header_of(donor: bytes, data: bytes) -> bytes:
+    """The stream with its header replaced by the donor stream's header."""
+    head, ls = lines(donor)[0], lines(data)
+    assert head.startswith(b"# bufrepro ") and head != ls[0], head[:80]
+    return b"".join([head, *ls[1:]])
+
+
 # Each kind: a function of the originals giving the damaged or foreign stream.
 KINDS: dict[str, Callable[[Originals], bytes]] = {
     "cut_last_10pct_at_line_boundary": lambda o: _keep(o.own, 0.0, 0.9),
@@ -182,4 +198,10 @@ KINDS: dict[str, Callable[[Originals], bytes]] = {
     "crlf_endings": lambda o: o.own.replace(b"\n", b"\r\n"),
     "other_scenario_same_study": lambda o: o.other_scenario,
     "other_study": lambda o: o.other_study,
+    # A stream of the same scenario that only its header tells apart (the run's fingerprint).
+    "same_scenario_other_seed": lambda o: o.other_seed,
+    "same_scenario_other_buffer": lambda o: o.other_buffer,
+    "header_missing": lambda o: _without_header(o.own),
+    "header_of_another_study": lambda o: _header_of(o.other_study, o.own),
+    "header_of_another_seed": lambda o: _header_of(o.other_seed, o.own),
 }

@@ -48,6 +48,21 @@ def _drop_field(data: bytes) -> bytes:
     return b"".join(ls)
 
 
+def _headless(data: bytes) -> bytes:
+    ls = lines(data)
+    assert ls[0].startswith(b"# bufrepro ramya "), ls[0][:80]
+    return b"".join(ls[1:])
+
+
+def _header(text: bytes) -> Callable[[bytes], bytes]:
+    """The file with its header replaced by `text`."""
+
+    def edit(data: bytes) -> bytes:
+        return b"".join([text, *lines(data)[1:]])
+
+    return edit
+
+
 # (file, mutation) per kind.
 KINDS: dict[str, tuple[str, Callable[[bytes], bytes]]] = {
     "queue_cut_to_half": ("queue.tr", _half),
@@ -70,6 +85,14 @@ KINDS: dict[str, tuple[str, Callable[[bytes], bytes]]] = {
     "ping_random_bytes_appended": ("ping.tr", lambda d: d + noise(200, 4)),
     "queue_time_after_end": ("queue.tr", lambda d: d + b"60 1\n"),
     "rtt_file_twice": ("rtt.tr", lambda d: d + d),
+    "rtt_header_missing": ("rtt.tr", _headless),
+    "ping_header_missing": ("ping.tr", _headless),
+    "queue_header_missing": ("queue.tr", _headless),
+    "queue_header_of_another_study": (
+        "queue.tr",
+        _header(b"# bufrepro dumbbell run=0123456789abcdef seed=1 end=4\n"),
+    ),
+    "ping_emptied": ("ping.tr", lambda d: b""),
 }
 
 
@@ -98,6 +121,22 @@ def test_a_damaged_side_file_fails_loudly(ramya: KeptRun, kind: str) -> None:
     err = proc.stderr.decode(errors="replace")
     assert proc.returncode != 0 and proc.stdout == b"", proc.stdout[:300]
     assert damaged.name in err and "line " in err, err[:600]
+
+
+@pytest.mark.parametrize("which", ["other_seed", "other_buffer"])
+@pytest.mark.parametrize("name", SIDE)
+def test_a_side_file_of_the_same_scenario_with_another_seed_or_buffer_fails(
+    ramya: KeptRun, name: str, which: str
+) -> None:
+    """One side file taken from the same scenario run with another seed or buffer: its header
+    fails it at line 1, naming the field (the seed, or the run digest)."""
+    d, foreign = ramya.spec.run_dir, getattr(ramya, which).run_dir / name
+    files = [foreign if f == name else d / f for f in SIDE]
+    proc = parse(ramya.spec, files, ramya.spec.side_parser)
+    err = proc.stderr.decode(errors="replace")
+    assert proc.returncode != 0 and proc.stdout == b"", proc.stdout[:300]
+    field = "seed 2, expected 1" if which == "other_seed" else "run "
+    assert f"{foreign}: line 1: stream of another run: {field}" in err, err[:600]
 
 
 def test_the_side_corpus_has_at_least_20_kinds() -> None:

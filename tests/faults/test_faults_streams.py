@@ -7,6 +7,7 @@ kept; every kind of mutations.KINDS is applied to each and parsed as execute() p
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,8 @@ def originals(kept: dict[str, KeptRun], study: str) -> Originals:
         own=run.stream.read_bytes(),
         other_scenario=run.other_stream().read_bytes(),
         other_study=kept[FOREIGN[study]].stream.read_bytes(),
+        other_seed=(run.other_seed.run_dir / run.other_seed.stream).read_bytes(),
+        other_buffer=(run.other_buffer.run_dir / run.other_buffer.stream).read_bytes(),
         bottleneck=BOTTLENECK[study],
     )
 
@@ -68,6 +71,46 @@ def test_a_damaged_or_foreign_stream_fails_loudly(
         assert_fails_loudly(parse(run.spec, [damaged]), name, run.spec.run_dir)
     finally:
         damaged.unlink()
+
+
+# What stderr says of each foreign header (after "line 1: ").
+FOREIGN_RUN = {
+    "same_scenario_other_seed": "stream of another run: seed 2, expected 1",
+    "same_scenario_other_buffer": "stream of another run: run ",
+    "header_missing": "no bufrepro header",
+    "header_of_another_study": "stream of another study: ",
+    "header_of_another_seed": "stream of another run: seed 2, expected 1",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(FOREIGN_RUN))
+@pytest.mark.parametrize("study", STUDIES)
+def test_a_foreign_run_fails_at_its_header(kept: dict[str, KeptRun], study: str, kind: str) -> None:
+    """The header's failure names the file, line 1 and the field that differs."""
+    run = kept[study]
+    damaged = run.spec.run_dir / f"fault-{kind}.tr"
+    damaged.write_bytes(KINDS[kind](originals(kept, study)))
+    try:
+        err = parse(run.spec, [damaged]).stderr.decode(errors="replace")
+    finally:
+        damaged.unlink()
+    assert f"{damaged.name}: line 1: {FOREIGN_RUN[kind]}" in err, err[:600]
+
+
+@pytest.mark.parametrize("which", ["other_seed", "other_buffer"])
+@pytest.mark.parametrize("study", STUDIES)
+def test_only_the_header_tells_the_same_scenario_apart(
+    kept: dict[str, KeptRun], study: str, which: str
+) -> None:
+    """Without the fingerprint (and hstcp's buffer) the other run's stream parses: the header
+    is what rejects it, and the corpus's foreign runs are whole, real streams."""
+    run = kept[study]
+    foreign = getattr(run, which)
+    args = {k: v for k, v in run.spec.parser_args.items() if k not in ("fingerprint", "buffer")}
+    spec = dataclasses.replace(run.spec, parser_args=args)
+    proc = parse(spec, [foreign.run_dir / foreign.stream])
+    assert proc.returncode == 0, proc.stderr.decode()[:600]
+    assert b"acct_ok\t1" in proc.stdout
 
 
 def test_the_corpus_has_at_least_20_kinds() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 from bufrepro.kit.grid import RunPoint
@@ -25,6 +26,13 @@ def test_red_thresholds_derived_from_buffer(tiny_cfg: dict[str, Any]) -> None:
 
 def test_parse_args_name_window_and_bottleneck(tiny_cfg: dict[str, Any]) -> None:
     args = STUDY.parse_args(tiny_cfg["dumbbell"], _point("DropTail", 5, bw=0.05))
+    # The run's header, the same text the template writes (issue #17).
+    fingerprint = args.pop("fingerprint")
+    assert re.fullmatch(r"bufrepro dumbbell run=[0-9a-f]{16} seed=1 end=5", fingerprint)
+    assert (
+        fingerprint
+        == STUDY.params(tiny_cfg["dumbbell"], _point("DropTail", 5, bw=0.05))["fingerprint"]
+    )
     assert args == {
         "t0": 1,
         "t1": 5,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -75,6 +76,10 @@ def test_parser_gets_the_window_and_the_bottleneck() -> None:
     block = defaults()["hstcp"]
     p = point(block, "DropTail", 0.1, 1, scen="s2")
     args = STUDY.parse_args(block, p)
+    # The run's header, the same text the template writes (issue #17).
+    fingerprint = args.pop("fingerprint")
+    assert re.fullmatch(r"bufrepro hstcp run=[0-9a-f]{16} seed=1 end=[0-9.]+", fingerprint)
+    assert fingerprint == STUDY.params(block, p)["fingerprint"]
     assert args == {
         "t0": block["measure"]["warmup_s"],
         "t1": block["measure"]["duration_s"],

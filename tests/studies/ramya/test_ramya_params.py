@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 import pytest
@@ -78,6 +79,13 @@ def test_frames_map_to_ns2_queue_limit(tiny_cfg: dict[str, Any]) -> None:
 
 def test_parse_args_name_window_and_bottleneck(tiny_cfg: dict[str, Any]) -> None:
     args = STUDY.parse_args(tiny_cfg["ramya"], point(tiny_cfg, "table5", 12, 1))
+    # The run's header, the same text the template writes (issue #17).
+    fingerprint = args.pop("fingerprint")
+    assert re.fullmatch(r"bufrepro ramya run=[0-9a-f]{16} seed=1 end=5", fingerprint)
+    assert (
+        fingerprint
+        == STUDY.params(tiny_cfg["ramya"], point(tiny_cfg, "table5", 12, 1))["fingerprint"]
+    )
     assert args == {
         "t0": 0,
         "t1": 5,

@@ -64,3 +64,9 @@ def test_parser_variables(tiny_cfg: dict[str, Any]) -> None:
     assert (a["t0"], a["t1"], a["t_end"], a["src"], a["dst"]) == (0, 35, 35, 0, 6)
     assert (a["traced"], a["link_from"], a["link_to"], a["link_bps"]) == ("0-1,1-2", 1, 2, 2e6)
     assert a["series"] == "series.tsv" and a["series"] in STUDY.kept_files
+    # The run's header, the same text the template writes (issue #17).
+    p = STUDY.params(tiny_cfg["vegas"], point(tiny_cfg, 1, setup="rtt", rtt_ms=60))
+    assert a["fingerprint"] == p["fingerprint"]
+    assert (
+        a["fingerprint"].startswith("bufrepro vegas run=") and " seed=1 end=35" in a["fingerprint"]
+    )

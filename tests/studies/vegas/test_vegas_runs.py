@@ -68,7 +68,9 @@ def test_seed_and_spacing_change_the_run(tiny_cfg: dict[str, Any], tmp_path: Pat
     assert (a / "metrics.tsv").read_bytes() == (b / "metrics.tsv").read_bytes()
     assert (a / "metrics.tsv").read_bytes() != (c / "metrics.tsv").read_bytes()
     assert "$tcp set spacing_ 1" in (d / "sim.tcl").read_text()
-    assert (a / "out.tr").read_bytes() != (d / "out.tr").read_bytes()
+    # The traces past their first line (the run's header, which differs anyway).
+    body = [(r / "out.tr").read_bytes().split(b"\n", 1) for r in (a, d)]
+    assert body[0][0] != body[1][0] and body[0][1] != body[1][1]
 
 
 @pytest.mark.usefixtures("patched_ns", "ns_available")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bufrepro.backends.fingerprint import fingerprint
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block
 
@@ -85,6 +86,8 @@ def params(block: Block, point: RunPoint) -> dict[str, Any]:
         "access_queue_pkts": topo["access_queue_pkts"],
         "reverse_queue_pkts": topo["reverse_queue_pkts"],
         "duration_s": block["measure"]["duration_s"],
+        # The header line the scenario writes first into its trace (the parser checks it).
+        "fingerprint": fingerprint(point, block["measure"]["duration_s"]),
         "trace_file": TRACE_FILE,
         # Everything traced; the benchmark renders "none" for ns alone (Study.untraced).
         "trace_level": "full",
@@ -98,6 +101,7 @@ def parse_args(block: Block, point: RunPoint) -> dict[str, Any]:
         "t0": measure["warmup_s"],
         "t1": measure["duration_s"],
         "t_end": measure["duration_s"],
+        "fingerprint": fingerprint(point, measure["duration_s"]),
         "max_age": measure["max_in_flight_age_s"],
         "link_from": LINK_FROM,
         "link_to": LINK_TO,

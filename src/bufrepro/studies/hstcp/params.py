@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
+from bufrepro.backends.fingerprint import fingerprint
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block
 
@@ -148,6 +149,8 @@ def params(block: Block, point: RunPoint) -> dict[str, Any]:
         "flows": flows(block, sc, rtts_ms(sc)),
         "warmup_s": block["measure"]["warmup_s"],
         "duration_s": block["measure"]["duration_s"],
+        # The header line the scenario writes first into its stream (the parser checks it).
+        "fingerprint": fingerprint(point, block["measure"]["duration_s"]),
         "timeseries_s": 0,
     }
 
@@ -162,6 +165,7 @@ def awk_args(p: Mapping[str, Any]) -> dict[str, Any]:
         "to": R2,
         "bps": p["capacity_bps"],
         "pkt": p["packet_bytes"],
+        "fingerprint": p["fingerprint"],
     }
 
 

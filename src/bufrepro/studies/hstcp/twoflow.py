@@ -18,7 +18,9 @@ import pandas as pd
 
 from bufrepro import backends
 from bufrepro.backends.base import RunFailed, RunSpec, execute
+from bufrepro.backends.fingerprint import fingerprint
 from bufrepro.kit import configs, tables
+from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block
 from bufrepro.studies.hstcp.params import (
     BACKEND_OPTIONS,
@@ -65,6 +67,10 @@ def twoflow_record(block: Block, case: str, seed: int) -> dict[str, Any]:
         "flows": flows(block, sc, tf["rtts_ms"]),
         "warmup_s": tf["warmup_s"],
         "duration_s": tf["duration_s"],
+        # The stream's header (the parser checks it): the run is identified by case and seed.
+        "fingerprint": fingerprint(
+            RunPoint("hstcp", (("twoflow", case), ("buffer_frac", frac)), seed), tf["duration_s"]
+        ),
         "timeseries_s": tf["timeseries_s"],
     }
     return {

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bufrepro.backends.fingerprint import fingerprint
 from bufrepro.kit import sweeps
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block
@@ -137,6 +138,8 @@ def params(block: Block, point: RunPoint) -> dict[str, Any]:
         "other_queue_pkts": topo["other_queue_pkts"],
         "queue_sample_s": block["monitor"]["queue_sample_s"],
         "duration_s": setup["duration_s"],
+        # The header line the scenario writes first into each parsed stream (its parser checks it).
+        "fingerprint": fingerprint(point, setup["duration_s"]),
         "trace_file": STREAM,
         # Everything traced; the benchmark renders "none" for ns alone (Study.untraced).
         "trace_level": "full",
@@ -153,6 +156,7 @@ def parse_args(block: Block, point: RunPoint) -> dict[str, Any]:
         "t0": setup["warmup_s"],
         "t1": setup["duration_s"],
         "t_end": setup["duration_s"],
+        "fingerprint": fingerprint(point, setup["duration_s"]),
         "max_age": block["monitor"]["max_in_flight_age_s"],
         "link_from": R1,
         "link_to": R2,

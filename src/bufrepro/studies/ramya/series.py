@@ -35,7 +35,10 @@ def series_runs(block: Block, run_dirs: Sequence[Path]) -> list[Path]:
 def read_queue(run_dir: Path) -> pd.DataFrame:
     """One run's queue samples (time_s, queue_pkts) with its grid values and seed."""
     record = _record(run_dir)
-    data = pd.read_csv(run_dir / QUEUE_FILE, sep=" ", header=None, names=["time_s", "queue_pkts"])
+    # comment="#": the file's first line is the run's header (its fingerprint).
+    data = pd.read_csv(
+        run_dir / QUEUE_FILE, sep=" ", header=None, names=["time_s", "queue_pkts"], comment="#"
+    )
     for key in (*KEYS, "seed"):
         data[key] = record[key]
     return data

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bufrepro.backends.fingerprint import fingerprint
 from bufrepro.kit import sweeps
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block
@@ -130,6 +131,8 @@ def params(block: Block, point: RunPoint) -> dict[str, Any]:
         "tcp": dict(block["tcp"]),
         **{k: round(v, 6) for k, v in geometry(block).items()},
         "duration_s": setup["duration_s"],
+        # The header line the scenario writes first into each parsed stream (its parser checks it).
+        "fingerprint": fingerprint(point, setup["duration_s"]),
         "trace_file": "out.tr",
         # Everything traced; the benchmark renders "none" for its floor (Study.untraced): no
         # agent or wired-link traces, only trace-all, which ns-2's wireless nodes need.
@@ -144,6 +147,7 @@ def parse_args(block: Block, point: RunPoint) -> dict[str, Any]:
         "t0": setup["warmup_s"],
         "t1": setup["duration_s"],
         "t_end": setup["duration_s"],
+        "fingerprint": fingerprint(point, setup["duration_s"]),
         "max_age": block["monitor"]["max_in_flight_age_s"],
         "src": CN,
         "dst": MN,

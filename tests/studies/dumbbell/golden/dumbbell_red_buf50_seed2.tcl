@@ -25,6 +25,8 @@ Queue/RED set mean_pktsize_ 1500
 Queue/RED set bytes_ false
 
 set tf [open out.tr w]
+# The run's fingerprint, the trace's first line: its parser checks study, seed, end and run.
+puts $tf "# bufrepro dumbbell run=8fea3266aaf58202 seed=2 end=5"
 $ns trace-all $tf
 
 # --- Topology: TCP sources 0,2,3; UDP source 1; routers 4,5; TCP sink 6; UDP null 7 ---

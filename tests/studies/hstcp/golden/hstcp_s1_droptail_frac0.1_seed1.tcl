@@ -216,6 +216,9 @@ lappend fids 9
 # --- What the bottleneck reports (see the header) ---
 set tf [open bottleneck.fifo w]
 fconfigure $tf -buffering full -buffersize 1048576
+# The run's fingerprint, the stream's first line (before the M line): the parser checks study,
+# seed, end and run.
+puts $tf "# bufrepro hstcp run=b55ef58ed24881b2 seed=1 end=30"
 puts $tf "M capacity_bps 1000000000 packet_bytes 1000 buffer_pkts 1250 flows [llength $fids] t0 10 t1 30 sample_s 0.5 level counters"
 
 # Drops only: ns-2's Drop trace object spliced after the link's drop head (as trace-queue does).

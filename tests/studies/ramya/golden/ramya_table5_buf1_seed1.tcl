@@ -16,6 +16,9 @@ Agent/TCP set tcpTick_ 0.001
 Agent/TCP set ecn_ 0
 
 set tf [open out.tr w]
+# The run's fingerprint, the first line of the trace and of each side file (rtt, ping, queue):
+# their parsers check study, seed, end and run.
+puts $tf "# bufrepro ramya run=604cd4bc0d0c5c26 seed=1 end=5"
 $ns trace-all $tf
 
 # --- Topology (Fig. 1): client 0 - R1 1 - R2 2 - server 3; ping client 4 at R1, ping server 5 at R2 ---
@@ -34,6 +37,7 @@ $ns queue-limit $n(1) $n(2) 2
 # --- Queue length at R1 -> R2 (waiting packets, the one on the wire excluded), sampled ---
 set qmon [$ns monitor-queue $n(1) $n(2) "" 0.1]
 set qf [open queue.tr w]
+puts $qf "# bufrepro ramya run=604cd4bc0d0c5c26 seed=1 end=5"
 proc sample_queue {} {
     global ns qmon qf
     puts $qf "[$ns now] [$qmon set pkts_]"
@@ -49,6 +53,7 @@ set sink [new Agent/TCPSink]
 $ns attach-agent $n(3) $sink
 $ns connect $tcp $sink
 set rf [open rtt.tr w]
+puts $rf "# bufrepro ramya run=604cd4bc0d0c5c26 seed=1 end=5"
 $tcp attach $rf
 $tcp trace rtt_
 set ftp [new Application/FTP]
@@ -60,6 +65,7 @@ $ns at [expr {0.0 + [$startvar value]}] "$ftp start"
 
 # --- Ping (Section 4.1): a request every 0.01 s from node 4 to node 5 ---
 set pf [open ping.tr w]
+puts $pf "# bufrepro ramya run=604cd4bc0d0c5c26 seed=1 end=5"
 
 
 proc finish {} {

@@ -10,6 +10,8 @@ $defaultRNG seed 1
 $ns set-address-format hierarchical
 $ns use-newtrace
 set tf [open out.tr w]
+# The run's fingerprint, the trace's first line: its parser checks study, seed, end and run.
+puts $tf "# bufrepro vegas run=49367bb15213d099 seed=1 end=35"
 $ns trace-all $tf
 
 # Node numbers (the AWK scripts read them): CN 0, N1 1, MAP 2 (wired); HA 3, AR1 4, AR2 5
