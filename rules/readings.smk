@@ -29,7 +29,9 @@ def _all_cores():
         return 1
 
 
-# A reading's runs go through a thread pool as wide as the cores (Snakemake scales it down).
+# A reading's runs go through a thread pool as wide as the cores given (Snakemake scales it
+# down). The stage's rules are local rules: their thread count is decided where Snakemake runs,
+# which a cluster job step would not repeat (srun refused "more processors than permitted").
 READINGS_THREADS = _all_cores()
 for _study, _files in SPACE_FILES.items():
     _space = readings_space.load(CFG, _study, [Path(p) for p in _files])
@@ -83,6 +85,7 @@ for _study in READINGS:
             state=f"results/{_study}/readings/sensitivity.json",
         log:
             f"results/{_study}/logs/screen_sensitivity.log",
+        localrule: True
         threads: READINGS_THREADS
         params:
             python=sys.executable,
@@ -107,6 +110,7 @@ for _study in READINGS:
             state=f"results/{_study}/readings/calibration.json",
         log:
             f"results/{_study}/logs/calibrate_readings.log",
+        localrule: True
         threads: READINGS_THREADS
         params:
             python=sys.executable,
