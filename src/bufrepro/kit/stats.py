@@ -11,14 +11,20 @@ from scipy import stats as sps
 CONFIDENCE = 0.95
 
 
-def t_interval(values: Sequence[float], confidence: float = CONFIDENCE) -> tuple[float, float]:
-    """Student-t confidence interval of the mean; (nan, nan) with fewer than two values."""
+def mean_sd(values: Sequence[float]) -> tuple[int, float, float]:
+    """(n, mean, sample sd) of the values that are not nan; nan where n is too small."""
     clean = [v for v in values if not math.isnan(v)]
     n = len(clean)
+    mean = sum(clean) / n if n else math.nan
+    sd = math.sqrt(sum((v - mean) ** 2 for v in clean) / (n - 1)) if n > 1 else math.nan
+    return n, mean, sd
+
+
+def t_interval(values: Sequence[float], confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """Student-t confidence interval of the mean; (nan, nan) with fewer than two values."""
+    n, mean, sd = mean_sd(values)
     if n < 2:
         return (math.nan, math.nan)
-    mean = sum(clean) / n
-    sd = math.sqrt(sum((v - mean) ** 2 for v in clean) / (n - 1))
     half = t_quantile(n, confidence) * sd / math.sqrt(n)
     return (mean - half, mean + half)
 
@@ -46,12 +52,9 @@ def prediction_interval(
     values: Sequence[float], confidence: float = CONFIDENCE
 ) -> tuple[float, float]:
     """Student-t prediction interval for one new run; (nan, nan) with fewer than two values."""
-    clean = [v for v in values if not math.isnan(v)]
-    n = len(clean)
+    n, mean, sd = mean_sd(values)
     if n < 2:
         return (math.nan, math.nan)
-    mean = sum(clean) / n
-    sd = math.sqrt(sum((v - mean) ** 2 for v in clean) / (n - 1))
     half = prediction_half_width(sd, n, confidence)
     return (mean - half, mean + half)
 
@@ -71,9 +74,7 @@ def summarise(runs: pd.DataFrame, keys: Sequence[str], metrics: Sequence[str]) -
         cell_values = cell if isinstance(cell, tuple) else (cell,)
         for metric in metrics:
             values = [float(v) for v in group[metric] if not pd.isna(v)]
-            n = len(values)
-            mean = sum(values) / n if n else math.nan
-            sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else math.nan
+            n, mean, sd = mean_sd(values)
             low, high = t_interval(values)
             rows.append(
                 {
