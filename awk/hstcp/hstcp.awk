@@ -20,14 +20,16 @@
 #   optional, checked against the M line when set: buffer - buffer_pkts; flows - the flow
 #   count; sample_s - the sample interval; fingerprint - the run's header text (the pipeline
 #   always passes it; empty: no header required, hand-made inputs only).
-# Integrity (the functions integ_* below are lib/integrity.awk's, copied: this program runs
-#   without AWKPATH too; each failure names the file, the line and the rule, and nothing
-#   is printed): line 1 is the run's header "# " fingerprint (another study, seed, end
-#   or run fails, naming the field); the M line's capacity, packet size, window (and buffer, flows, sample_s when
-#   given) are the run's; every line has its fields (Q: 9 + flows, trace lines 12, E 2); times
-#   numeric, never decreasing, not after t_end; no line repeats the one before at the same time
-#   (except two Q samples at t0); no CR (CRLF endings are rejected), no NUL; trace lines only on
-#   from -> to; the E line at t_end; arrivals at the bottleneck in [t0, t1] imply departures.
+# Integrity (lib/integrity.awk's header, line and end checks, without its node and link checks;
+#   each failure names the file, the line and the rule, and nothing is printed): line 1 is the
+#   run's header "# " fingerprint (another study, seed, end or run fails, naming the field); the
+#   M line's capacity, packet size, window (and buffer, flows, sample_s when given) are the
+#   run's; every line has its fields (Q: 9 + flows, trace lines 12, E 2); times numeric, never
+#   decreasing, not after t_end; no duplicated line (identical to an earlier line of the same
+#   time; except two Q samples at t0); no CR (CRLF endings are rejected), no NUL; trace lines
+#   only on from -> to; the E line at t_end; arrivals at the bottleneck in [t0, t1] imply
+#   departures.
+# Run with LC_ALL=C AWKPATH=awk/lib (lib/metrics.awk, lib/integrity.awk), as the pipeline does.
 # Definitions (window [t0, t1], from the Q samples at exactly t0 and t1). The counters give the
 # packets that left the queue (started transmission) between the samples: with the packets in
 # transmission at t0 and at t1 this differs from what the link sent within the window by less
@@ -62,72 +64,16 @@
 #   arrivals = departures + drops + queue (aggregate), per-flow counters sum to the aggregate,
 #   every flow's arr >= dep + drop; 'd' lines = the drop counter, per flow too; with events,
 #   '-' lines = departures and '+' lines = arrivals (whole run), window departures within 2.
+@include "metrics.awk"
+@include "integrity.awk"
+
 BEGIN {
-    OFS = "\t"; W = 4294967296; bad = 0; nq = 0; have_t0 = 0
+    PROG = "hstcp.awk"; OFS = "\t"; W = 4294967296; nq = 0; have_t0 = 0
     if (t0 == "" || t1 == "" || t1 <= t0 || t_end == "" || from == "" || to == "" || bps <= 0 || pkt <= 0) {
         print "hstcp.awk: set -v t0=... -v t1=... -v t_end=... -v from=... -v to=... -v bps=... -v pkt=..." > "/dev/stderr"
         usage = 1; exit 2
     }
     eps = 1e-9; integ_init(); M_AT = 1  # the M line's number: 2 after a header
-}
-function fail(msg) {
-    if (bad < 10) print "hstcp.awk: " (FILENAME == "" ? "-" : FILENAME) ": line " FNR ": " msg > "/dev/stderr"
-    bad++
-}
-# lib/integrity.awk's header, line and end checks (see its header), without the node and link
-# checks.
-function integ_init() {
-    INTEG_LAST = ""; INTEG_GAP = 0; INTEG_LINES = 0
-}
-
-function integ_line(ts,    t) {
-    INTEG_LINES++
-    if (index($0, "\r")) { fail("carriage return in the line (CRLF endings are rejected)"); return 0 }
-    if (index($0, "\0")) { fail("NUL byte in the line (a binary file?)"); return 0 }
-    if (ts !~ /^[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$/) { fail("time is not a number: '" substr(ts, 1, 40) "'"); return 0 }
-    t = ts + 0
-    if (INTEG_LAST == "") { INTEG_LAST = t; INTEG_SAME[$0] = 1 }
-    else if (t > INTEG_LAST) {
-        if (t - INTEG_LAST > INTEG_GAP) INTEG_GAP = t - INTEG_LAST
-        INTEG_LAST = t; delete INTEG_SAME; INTEG_SAME[$0] = 1
-    } else if (t < INTEG_LAST - INTEG_RES) {
-        fail("time goes back: " ts " after " INTEG_LAST); return 0
-    } else if (!INTEG_REPEAT && ($0 in INTEG_SAME)) {
-        fail("duplicated line (identical to an earlier line at time " ts ")"); return 0
-    } else INTEG_SAME[$0] = 1
-    if (t > t_end + INTEG_RES) { fail("time " ts " after the scenario's end " t_end); return 0 }
-    return 1
-}
-
-function integ_end() {
-    if (INTEG_LINES == 0) { fail("empty stream"); return }
-    if (INTEG_LAST == "") return
-    if (t_end - INTEG_LAST > INTEG_GAP + 1e-9)
-        fail(sprintf("stream ends at %.6f s, more than one event gap (%.6f s, the largest in the stream) before the end %s s: cut short?", INTEG_LAST, INTEG_GAP, t_end))
-}
-function integ_header(    want, n, i, kv, w, g, keys, k) {
-    if ($1 != "#") {
-        if (fingerprint != "") fail("no bufrepro header: the first line is not '# " fingerprint "' (a stream this run's scenario did not write)")
-        return 0
-    }
-    if (fingerprint == "" || $0 == "# " fingerprint) return 1
-    if (index($0, "\r")) { fail("carriage return in the header (CRLF endings are rejected)"); return 1 }
-    if ($2 != "bufrepro") { fail("no bufrepro header: the first line is '" substr($0, 1, 80) "', not '# " fingerprint "'"); return 1 }
-    n = split(fingerprint, want, " ")
-    if ($3 != want[2]) { fail("stream of another study: " substr($3, 1, 40) ", expected " want[2]); return 1 }
-    for (i = 3; i <= n; i++) if (split(want[i], kv, "=") == 2) w[kv[1]] = kv[2]
-    for (i = 4; i <= NF; i++) if (split($i, kv, "=") == 2) g[kv[1]] = kv[2]
-    split("seed end run", keys, " ")
-    for (i = 1; i <= 3; i++) {
-        k = keys[i]
-        if (!(k in g) || g[k] "" != w[k] "") {
-            fail("stream of another run: " k " " ((k in g) ? substr(g[k], 1, 40) : "(none)") ", expected " w[k] \
-                 (k == "run" ? " (the same seed and end: another value of a swept key, e.g. the buffer)" : ""))
-            return 1
-        }
-    }
-    fail("malformed bufrepro header: '" substr($0, 1, 120) "', expected '# " fingerprint "'")
-    return 1
 }
 # Line 1: the run's header (skipped once checked; a missing one fails, and the line is read).
 NR == 1 && integ_header() { M_AT = 2; next }
@@ -244,7 +190,7 @@ END {
         if (evdep - dpk > 2 || dpk - evdep > 2) fail(sprintf("%d '-' lines in the window, counters say %.0f", evdep, dpk))
     }
     if (darr > 0 && dpk == 0) fail(sprintf("%.0f packets arrived at the bottleneck in the window, none departed", darr))
-    if (bad > 0) { print "hstcp.awk: " bad " check(s) failed" > "/dev/stderr"; exit 3 }
+    if (FAILED) { print PROG ": " FAILED " check(s) failed" > "/dev/stderr"; exit 3 }
     dmax = (dpk * pkt > dbytes) ? dpk * pkt : dbytes
     cap = (dmax * 8 > bps * T) ? bps * T / (dmax * 8) : 1
     gsum = 0

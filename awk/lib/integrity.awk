@@ -74,10 +74,19 @@ function integ_line(ts,    t) {
     return 1
 }
 
-# A line at the time of the line before: no duplicate of the lines at that time. The lines of
-# one time are kept in INTEG_SAME from the second one on (INTEG_FIRST holds the first).
+# A line at the time of the line before: no duplicate of the lines at that time. Most times hold
+# one or two lines (a wired '+' and '-' of one packet, a receipt and the next hop's enqueue), so
+# the second line is compared with the first (INTEG_FIRST) as a string, and only from the third
+# line on are the lines of that time kept in INTEG_SAME (as a set: one lookup per line).
 function integ_same() {
-    if (INTEG_N++ == 1) { delete INTEG_SAME; INTEG_SAME[INTEG_FIRST] = 1 }
+    if (INTEG_N++ == 1) {
+        if (!INTEG_REPEAT && $0 == INTEG_FIRST) {
+            fail("duplicated line (identical to an earlier line at time " INTEG_LAST ")"); return 0
+        }
+        INTEG_SECOND = $0
+        return 1
+    }
+    if (INTEG_N == 3) { delete INTEG_SAME; INTEG_SAME[INTEG_FIRST] = 1; INTEG_SAME[INTEG_SECOND] = 1 }
     if (!INTEG_REPEAT && ($0 in INTEG_SAME)) {
         fail("duplicated line (identical to an earlier line at time " INTEG_LAST ")"); return 0
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from typing import Any
 
@@ -10,6 +11,8 @@ import pytest
 from conftest import REPO
 
 AWK = REPO / "awk" / "hstcp" / "hstcp.awk"
+# The parser @includes awk/lib/ (metrics.awk, integrity.awk), as the pipeline runs it.
+ENV = {**os.environ, "LC_ALL": "C", "AWKPATH": str(REPO / "awk" / "lib")}
 W = 2**32
 
 
@@ -39,7 +42,7 @@ def parse(stream: str, **kw: Any) -> subprocess.CompletedProcess[str]:
     cmd = ["gawk", "-f", str(AWK)]
     for k, v in args.items():
         cmd += ["-v", f"{k}={v}"]
-    return subprocess.run(cmd, input=stream, capture_output=True, text=True, check=False)
+    return subprocess.run(cmd, input=stream, capture_output=True, text=True, check=False, env=ENV)
 
 
 def values(proc: subprocess.CompletedProcess[str]) -> dict[str, float]:
@@ -119,6 +122,6 @@ def test_parser_checks_conservation() -> None:
 
 def test_parser_needs_its_parameters() -> None:
     proc = subprocess.run(
-        ["gawk", "-f", str(AWK)], input="", capture_output=True, text=True, check=False
+        ["gawk", "-f", str(AWK)], input="", capture_output=True, text=True, check=False, env=ENV
     )
     assert proc.returncode == 2 and "set -v" in proc.stderr
