@@ -33,8 +33,10 @@
 #                  how long before t_end a packet still in flight may have been seen last (s);
 #                  src, dst - sender and receiver nodes; fid - the TCP agent's flow id; hdr -
 #                  header bytes inside each data packet's size (ns-2's Vegas packetSize_ is the
-#                  whole packet, 40 B of TCP/IP header included); traced - the fully traced links
-#                  as "a-b,c-d" (every other wired link traces drops only); link_from, link_to -
+#                  whole packet, 40 B of TCP/IP header included); traced - the links traced at
+#                  least at '+', 'r' and 'd' as "a-b,c-d" (tcl/vegas: the bottleneck in full,
+#                  CN -> N1 without its '-'; every other wired link traces drops only): a packet
+#                  last seen at a '+' or '-' there is in its queue or on its wire; link_from, link_to -
 #                  the bottleneck's end nodes; link_bps - its capacity in bit/s (bps below);
 #                  series - the file for the time series; bin_s - its bin width (s); the
 #                  scenario's fingerprint (the study's parse_args): n_nodes - its node count;
@@ -80,7 +82,7 @@
 # acct_in_flight + acct_stranded; acct_trace_end is the last event's time; acct_ok 1 when every
 # check passed, else the script prints why and exits 3. Checks: no truncated line; at least one
 # data packet sent; no data packet received, dropped or seen that src never sent; no packet
-# stranded in a queue or on the wire of a fully traced link (its last event there a '+' or '-');
+# stranded in a queue or on the wire of a `traced` link (its last event there a '+' or '-');
 # the trace reaches t_end - max_age.
 # Definitions (e2e_delay.awk; packets sent in [t0, t1] and received, whenever):
 #   tcp_delay_ms_mean     mean of (receipt time - send time) in ms ("network delay")
@@ -119,7 +121,9 @@
 #                          missing or the throughput is 0)
 # Speed: fixed field positions, ACK/UDP lines left after the time and key check, one array
 # write per data line (its last line, parsed again in END only for packets neither delivered
-# nor dropped); run it with LC_ALL=C.
+# nor dropped); a wired line's nodes and link checked in one lookup (WIRED), a wireless line's
+# key value layout in one regular expression match (the checks one by one only when it fails,
+# to say why); run it with LC_ALL=C.
 
 @include "metrics.awk"
 @include "link.awk"
@@ -137,6 +141,13 @@ BEGIN {
     for (i = 1; i <= nt; i++) full[tl[i]] = 1
     EVENTS["+"]; EVENTS["-"]; EVENTS["r"]; EVENTS["d"]; EVENTS["s"]; EVENTS["f"]; EVENTS["D"]
     link_init(); INTEG_RES = 1e-6; integ_init()
+    # The wired (from, to) pairs that pass integ_node and integ_link, looked up in one step (when
+    # both n_nodes and links are given; otherwise every line takes the checks one by one).
+    if (n_nodes != "" && links != "")
+        for (pair in INTEG_LINKS) {
+            split(pair, ab, SUBSEP)
+            if (integ_node(ab[1]) && integ_node(ab[2])) WIRED[ab[1], ab[2]] = 1
+        }
     # e2e_delay.awk's and e2e_throughput.awk's
     n = 0; dsum = 0; dmax = 0; tbits = 0; good = 0; pkts = 0
 }
@@ -203,8 +214,10 @@ FNR == 1 && integ_header() { next }
         # a wired line
         if (NF != 12) { fail("malformed or truncated line (" NF " fields, 12 expected): " substr($0, 1, 80)); next }
         if (!integ_line($2)) next
-        if (!integ_node($3) || !integ_node($4)) { fail("node not in the scenario (" n_nodes " nodes): " substr($0, 1, 80)); next }
-        if (!integ_link($3, $4)) { fail("link " $3 "-" $4 " is not one of the scenario's"); next }
+        if (!(($3, $4) in WIRED)) {  # not one of the scenario's links between its nodes: say why
+            if (!integ_node($3) || !integ_node($4)) { fail("node not in the scenario (" n_nodes " nodes): " substr($0, 1, 80)); next }
+            if (!integ_link($3, $4)) { fail("link " $3 "-" $4 " is not one of the scenario's"); next }
+        }
         # The bottleneck, as link.awk: every line whose $3 and $4 are its ends.
         if ($3 == link_from && $4 == link_to) {
             link_event($1, $12, $2 + 0, $6)
@@ -236,8 +249,11 @@ FNR == 1 && integ_header() { next }
         next
     }
     # a wireless line: its event, then key value pairs (every key starts with '-')
-    if (NF % 2 == 0) { fail("malformed or truncated line (" NF " fields: not key value pairs): " substr($0, 1, 80)); next }
-    for (i = 2; i < NF; i += 2) if (substr($i, 1, 1) != "-") { fail("malformed line (field " i " '" substr($i, 1, 20) "' is not a key): " substr($0, 1, 80)); next }
+    # (a line of single-space separated tokens "EV -t T -k v -k v ..." passes both checks at once)
+    if ($0 !~ /^[^ \t]+ -t [^ \t]+( -[^ \t]* [^ \t]+)* ?$/) {
+        if (NF % 2 == 0) { fail("malformed or truncated line (" NF " fields: not key value pairs): " substr($0, 1, 80)); next }
+        for (i = 2; i < NF; i += 2) if (substr($i, 1, 1) != "-") { fail("malformed line (field " i " '" substr($i, 1, 20) "' is not a key): " substr($0, 1, 80)); next }
+    }
     # the keys where ns-2 writes them, else one by one
     if (!integ_line($3)) next
     if ($8 == "-Ni" && $18 == "-Nl" && $20 == "-Nw" && $34 == "-It" && $36 == "-Il" \
@@ -292,7 +308,7 @@ END {
                 if (inw) w_strand++
                 split(WHERE, wl, " ")
                 if ((wl[1] in full) && (wl[2] == "+" || wl[2] == "-"))
-                    fail(sprintf("packet %s stranded on fully traced link %s (last '%s' at %.6f s)", u, wl[1], wl[2], LAST))
+                    fail(sprintf("packet %s stranded on traced link %s (last '%s' at %.6f s)", u, wl[1], wl[2], LAST))
             }
         }
         if (inw) { w_sent++; if (u in rtx) w_rtx++ }

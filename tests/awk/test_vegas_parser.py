@@ -118,7 +118,9 @@ s -t 9.000000000 -Hs 3 -Hd -1 -Ni 3 -Nx 250.00 -Ny 300.00 -Nz 0.00 -Ne -1.000000
 BROKEN = {
     "but never sent by node 0": "r -t 1.0 -Hs 6 -Hd 6 -Ni 6 -Nl AGT -Nw --- "
     "-It tcp -Il 512 -If 1 -Ii 99 -Iv 30 -Ps 9\n",
-    "stranded on fully traced link 1-2": "+ 1 0 1 tcp 512 ------- 1 0.0.0.0 1.0.1.2 9 99\n"
+    # CN -> N1 traces '+', 'r' and 'd' (tcl/vegas): a packet last seen at its '+' never left it.
+    "stranded on traced link 0-1": "+ 1 0 1 tcp 512 ------- 1 0.0.0.0 1.0.1.2 9 99\n",
+    "stranded on traced link 1-2": "+ 1 0 1 tcp 512 ------- 1 0.0.0.0 1.0.1.2 9 99\n"
     "r 1.001 0 1 tcp 512 ------- 1 0.0.0.0 1.0.1.2 9 99\n"
     "+ 1.002 1 2 tcp 512 ------- 1 0.0.0.0 1.0.1.2 9 99\n",
     "malformed or truncated line": "+ 1 0 1 tcp 512 ------- 1 0.0.0.0\n",

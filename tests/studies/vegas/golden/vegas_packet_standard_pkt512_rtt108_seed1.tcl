@@ -57,8 +57,10 @@ foreach {node id} [list $CN 0 $N1 1 $MAP 2 $HA 3 $AR1 4 $AR2 5 $MN 6] {
     if {[$node id] != $id} { error "node numbering changed: expected $id, got [$node id]" }
 }
 
-# Wired links (Table I). Only CN -> N1 (where the sender's packets enter the network) and the
-# N1 -> MAP bottleneck are traced in full (+ - r d); every other wired queue traces its drops.
+# Wired links (Table I). The N1 -> MAP bottleneck is traced in full (+ - r d); CN -> N1, where the
+# sender's packets enter the network, traces all but its dequeues (+ r d: a packet is sent at its
+# first '+' there, one last seen at a '+' is in the link's queue or on its wire, and no metric
+# reads the '-', a line in seven of a full trace); every other wired queue traces its drops.
 $ns set traceAllFile_ ""
 $ns duplex-link $CN $N1 100Mb 2ms DropTail
 $ns duplex-link $HA $N1 100Mb 2ms DropTail
@@ -67,7 +69,6 @@ $ns duplex-link $MAP $AR1 1Mb 2ms DropTail
 $ns duplex-link $MAP $AR2 1Mb 2ms DropTail
 $ns queue-limit $N1 $MAP 50
 $ns set traceAllFile_ $tf
-$ns trace-queue $CN $N1 $tf
 $ns trace-queue $N1 $MAP $tf
 proc trace_drops {from to} {
     global ns tf
@@ -78,7 +79,19 @@ proc trace_drops {from to} {
     $head target $drops
     [$link set queue_] drop-target $head
 }
-foreach {a b} [list $N1 $CN $HA $N1 $N1 $HA $MAP $N1 $MAP $AR1 $AR1 $MAP $MAP $AR2 $AR2 $MAP] {
+# Enqueues and receipts as trace-queue traces them (SimpleLink trace: an Enque trace after the
+# link's head, a Recv trace after its TTL check).
+proc trace_enqueues_receipts {from to} {
+    global ns tf
+    set link [$ns link $from $to]
+    $link add-to-head [$ns create-trace Enque $tf $from $to ""]
+    set ttl [$link set ttl_]
+    set recv [$ns create-trace Recv $tf $from $to ""]
+    $recv target [$ttl target]
+    $ttl target $recv
+}
+trace_enqueues_receipts $CN $N1
+foreach {a b} [list $CN $N1 $N1 $CN $HA $N1 $N1 $HA $MAP $N1 $MAP $AR1 $AR1 $MAP $MAP $AR2 $AR2 $MAP] {
     trace_drops $a $b
 }
 
