@@ -91,6 +91,12 @@ def _sha256_file(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+@cache
+def _library_digest() -> str:
+    """The awk/lib/*.awk digests in name order, listed and read once per process."""
+    return "".join(_sha256_file(lib) for lib in sorted((AWK_DIR / "lib").glob("*.awk")))
+
+
 def run_key(spec: RunSpec, scenario_text: str, identity: Mapping[str, str]) -> str:
     """A digest of everything a run's metrics depend on: scenario, parsers, their inputs, binary."""
     h = hashlib.sha256()
@@ -99,8 +105,7 @@ def run_key(spec: RunSpec, scenario_text: str, identity: Mapping[str, str]) -> s
         if program:
             h.update(program.encode())
             h.update(_sha256_file(AWK_DIR / program).encode())
-    for library in sorted((AWK_DIR / "lib").glob("*.awk")):
-        h.update(_sha256_file(library).encode())
+    h.update(_library_digest().encode())
     h.update(json.dumps(dict(spec.parser_args), sort_keys=True).encode())
     h.update(json.dumps(dict(identity), sort_keys=True).encode())
     return h.hexdigest()
@@ -156,7 +161,9 @@ def _release(fifo: Path, parser: subprocess.Popen[bytes], wait_s: float = 60.0) 
         return
 
 
+@cache
 def _env() -> dict[str, str]:
+    """The parsers' environment, built once per process (a batch job runs many parsers)."""
     return {**os.environ, **PARSER_ENV}
 
 
