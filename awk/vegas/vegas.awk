@@ -218,15 +218,15 @@ FNR == 1 && integ_header() { next }
             if (!integ_node($3) || !integ_node($4)) { fail("node not in the scenario (" n_nodes " nodes): " substr($0, 1, 80)); next }
             if (!integ_link($3, $4)) { fail("link " $3 "-" $4 " is not one of the scenario's"); next }
         }
+        T = $2 + 0
         # The bottleneck, as link.awk: every line whose $3 and $4 are its ends.
         if ($3 == link_from && $4 == link_to) {
-            link_event($1, $12, $2 + 0, $6)
+            link_event(EV, $12, T, $6)
             if (link_delay != "") {
-                if (EV == "-") DEQ[$12] = $2 + 0
-                else if (EV == "r") transit($12, $2 + 0, $6)
+                if (EV == "-") DEQ[$12] = T
+                else if (EV == "r") transit($12, T, $6)
             }
         }
-        T = $2 + 0
         if (T > tend) tend = T
         if ($5 != "tcp" || $8 != fid) next
         UID = $12
@@ -259,7 +259,7 @@ FNR == 1 && integ_header() { next }
     if ($8 == "-Ni" && $18 == "-Nl" && $20 == "-Nw" && $34 == "-It" && $36 == "-Il" \
         && $38 == "-If" && $40 == "-Ii") {
         T = $3 + 0
-        if (!integ_node($9)) { fail("node " $9 " not in the scenario (" n_nodes " nodes)"); next }
+        if (n_nodes != "" && !($9 in INTEG_NODE)) { fail("node " $9 " not in the scenario (" n_nodes " nodes)"); next }
         if (T > tend) tend = T
         if ($35 != "tcp" || $39 != fid) next
         NODE = $9; LAYER = $19; UID = $41

@@ -5,6 +5,13 @@ if {[catch {Agent/TCP set spacing_}]} {
     puts stderr "this ns has no Agent/TCP spacing_: run the patched ns-2 (bash ns2/build.sh)"
     exit 1
 }
+# Only the packet headers this scenario uses (Common is always kept): IP, TCP and Flags for the
+# transfer; ARP, LL and Mac for 802.11; MIP, Encap and IPinIP for Mobile IP's adverts,
+# registrations and tunnel; Message (DSDV's updates) and RTP (UDP). ns-2 otherwise allocates,
+# zeroes and copies every protocol's header for every packet. The trace, stdout and stderr are
+# the same to the byte (16 quick and default scenarios compared); ns runs about 10 % faster.
+remove-all-packet-headers
+add-packet-header IP TCP Flags ARP LL Mac MIP Encap IPinIP Message RTP
 set ns [new Simulator]
 $defaultRNG seed 1
 $ns set-address-format hierarchical
