@@ -143,3 +143,60 @@ for _study in READINGS:
             " --study {params.study} --space {input.space} --sensitivity {input.sensitivity}"
             " --sensitivity-state {input.sensitivity_state}"
             " --state {input.calibration_state} --out {output.verdict} > {log} 2>&1"
+
+
+# The claims judged on the best calibrated reading (marked fitted, beside its distances), for
+# every selected study: a study whose readings are not evaluated gets one row saying why.
+import shlex
+
+
+def claims_calibrated_reason(study):
+    """Why a study has no calibrated claims ('' when its readings are evaluated)."""
+    if study in READINGS:
+        return ""
+    if study not in SPACE_FILES:
+        return f"no space of readings declared (config/readings/{study}.yaml)"
+    space = readings_space.load(CFG, study, [Path(p) for p in SPACE_FILES[study]])
+    if not space["evaluate"]:
+        return f"readings declared but not evaluated (evaluate: false in config/readings/{study}.yaml)"
+    return f"readings left out: cells {readings_space.off_grid(CFG, space)} are not in the configured grid"
+
+
+CLAIMS_CALIBRATED_REASONS = {s: claims_calibrated_reason(s) for s in STUDIES}
+
+
+def claims_calibrated_outputs():
+    """The calibrated claims table of every selected study."""
+    return [f"results/{s}/tables/claims_calibrated.csv" for s in STUDIES]
+
+
+for _study in STUDIES:
+    _evaluated = _study in READINGS
+
+    rule:
+        name:
+            f"judge_claims_calibrated_{_study}"
+        input:
+            config=f"results/{_study}/config.yaml",
+            space=SPACE_FILES[_study] if _evaluated else [],
+            calibration=(
+                f"results/{_study}/readings/calibration.json" if _evaluated else []
+            ),
+        output:
+            claims=f"results/{_study}/tables/claims_calibrated.csv",
+        log:
+            f"results/{_study}/logs/judge_claims_calibrated.log",
+        localrule: True
+        params:
+            python=sys.executable,
+            study=_study,
+            state=(
+                f"--state results/{_study}/readings/calibration.json"
+                if _evaluated
+                else ""
+            ),
+            reason=shlex.quote(CLAIMS_CALIBRATED_REASONS[_study]),
+        shell:
+            "{params.python} -m bufrepro.cli claims-calibrated --config {input.config}"
+            " --study {params.study} --space {input.space} {params.state}"
+            " --reason {params.reason} --out {output.claims} > {log} 2>&1"

@@ -16,6 +16,7 @@ rule build_report:
         template="report/report.html.j2",
         captions=sorted(str(p) for p in Path("report/captions").glob("**/*.rst")),
         readings=readings_outputs(),
+        claims_calibrated=claims_calibrated_outputs(),
     output:
         html="report/index.html",
         summary=report(

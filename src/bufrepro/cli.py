@@ -61,7 +61,27 @@ def _parser() -> argparse.ArgumentParser:
     shw.add_argument("--results", default="results")
     shw.add_argument("--summary", action="store_true", help="only the per-study summary table")
     _readings_parsers(sub)
+    _claims_calibrated_parser(sub)
     return parser
+
+
+def _claims_calibrated_parser(sub: Any) -> None:
+    cal = sub.add_parser("claims-calibrated", help="the claims judged on the best reading")
+    cal.add_argument("--config", required=True, help="the validated config (YAML)")
+    cal.add_argument("--study", required=True)
+    cal.add_argument("--space", nargs="*", default=[], help="the space files (evaluated studies)")
+    cal.add_argument("--state", default="", help="calibration.json (evaluated studies)")
+    cal.add_argument("--reason", default="", help="why the readings are not evaluated")
+    cal.add_argument("--out", required=True, help="claims_calibrated.csv")
+
+
+def _claims_calibrated(cfg: dict[str, Any], args: argparse.Namespace) -> None:
+    from bufrepro.pipeline.readings import claims, space
+
+    sp = space.load(cfg, args.study, [Path(f) for f in args.space]) if args.state else None
+    state = Path(args.state) if args.state else None
+    made = claims.write(cfg, args.study, sp, state, Path(args.out), args.reason)
+    print(f"claims-calibrated {args.study}: {len(made)} rows written to {args.out}")
 
 
 def _readings_parsers(sub: Any) -> None:
@@ -142,6 +162,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     cfg = _config(args.config)
     if args.command.startswith("readings-"):
         _readings(cfg, args)
+    elif args.command == "claims-calibrated":
+        _claims_calibrated(cfg, args)
     elif args.command == "run-batch":
         from bufrepro.pipeline import batch
 

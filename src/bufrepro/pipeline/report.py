@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -102,6 +103,7 @@ def study_section(study: str, cfg: Mapping[str, Any], results: Path) -> dict[str
         "provenance": json.loads((results / study / "provenance.json").read_text("utf-8")),
         "assumptions": report_text.assumptions(study, cfg),
         "claims": pd.read_csv(tables / "claims.csv").to_dict("records"),
+        "calibrated": calibrated_claims(tables),
         "diff_tables": report_diff.diff_tables(diff, study),
         "diff_csv": report_diff.csv_data_uri(diff),
         "summary_html": reproduced_table(study, tables),
@@ -120,6 +122,35 @@ def study_section(study: str, cfg: Mapping[str, Any], results: Path) -> dict[str
         "measure": block.get("measure", {}),
         "tables": [shown_table(study, t, tables, cfg) for t in spec.shown_tables()],
         "readings": readings_section(study, cfg, results),
+    }
+
+
+def calibrated_claims(tables: Path) -> dict[str, Any]:
+    """The claims on the best calibrated reading (claims_calibrated.csv), by (claim, scope), with
+    the reading, its distances, and the reason when there are none; {} if the table is absent."""
+    path = tables / "claims_calibrated.csv"
+    if not path.is_file():
+        return {}
+    df = pd.read_csv(path, keep_default_na=False)
+    judged = df[df["reason"].astype(str) == ""]
+    if judged.empty:
+        reason = str(df["reason"].iloc[0]) if len(df) else "no calibrated claims"
+        return {"reason": reason, "by_claim": {}}
+    first = judged.iloc[0]
+    return {
+        "reason": "",
+        "reading": str(first["reading"]),
+        "validation_distance": float(first["validation_distance"]),
+        "validation_error_pct": round(100 * math.expm1(float(first["validation_distance"])), 1),
+        "by_claim": {
+            f"{r['claim']}|{r['scope']}": {
+                "verdict": str(r["verdict"]),
+                "evidence": str(r["evidence"]),
+                "a_priori_cells_verdict": str(r["a_priori_cells_verdict"]),
+                "shape_verdict": str(r.get("shape_verdict", "")),
+            }
+            for r in judged.to_dict("records")
+        },
     }
 
 

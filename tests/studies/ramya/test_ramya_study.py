@@ -15,7 +15,11 @@ def test_files_and_tables_declared() -> None:
     assert (REPO / "tcl" / STUDY.template).is_file()
     assert STUDY.side_files == ("rtt.tr", "ping.tr", "queue.tr")
     assert STUDY.kept_files == ("queue.tr",)
-    assert STUDY.derived == ("queue_series",) and STUDY.shown_tables() == ("notes", "consistency")
+    assert STUDY.derived == ("queue_series",) and STUDY.shown_tables() == (
+        "notes",
+        "consistency",
+        "shapes",
+    )
     assert STUDY.float_format("queue_series") == "%.6f" and STUDY.float_format("notes") is None
     assert STUDY.published_files() == ("ramya.csv",)
     for figure in STUDY.figures:
@@ -27,7 +31,7 @@ def test_diff_claims_and_notes_on_a_synthetic_summary() -> None:
     published = pd.read_csv(REPO / "published" / "ramya.csv")
     summary = synthetic_summary([10, 50, 100, 500], [1, 2, 3, 6, 12, 25, 50, 100])
     out = STUDY.compare(block, {"summary": summary, "published": published})
-    assert set(out) == {"diff", "claims", "notes", "consistency"}
+    assert set(out) == {"diff", "claims", "notes", "consistency", "shapes"}
     diff, verdicts = out["diff"], out["claims"]
     assert len(diff) == 44 and diff["has_counterpart"].all()
     goodput = diff[(diff["published_column"] == "goodput") & (diff["buffer"] == 10)].iloc[0]

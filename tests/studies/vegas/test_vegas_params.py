@@ -28,7 +28,7 @@ def test_the_study_names_its_files_and_the_patched_ns() -> None:
     assert (REPO / "awk" / STUDY.parser).is_file()
     assert STUDY.kept_files == ("series.tsv",)
     assert STUDY.published_files() == ("vegas.csv",)
-    assert STUDY.shown_tables() == ("notes", "bdp", "consistency")
+    assert STUDY.shown_tables() == ("notes", "bdp", "consistency", "shapes")
     for figure in STUDY.figures:
         assert (REPO / "report" / "captions" / "vegas" / f"{figure}.rst").is_file()
 

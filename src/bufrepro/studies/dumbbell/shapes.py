@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
 
-from bufrepro.kit.claims import Check, evidence, verdict
+from bufrepro.kit.shapes import Reads, judge, plateau_from, ratio_agrees, trend
 
 METRICS = ("delay", "throughput")
 BLOCK = ("queue", "plr", "bottleneck_mbps")
@@ -25,26 +24,6 @@ CLAIM_METRICS: Mapping[str, tuple[str, ...]] = {
     "faster_link_more_throughput": ("throughput",),
     "faster_link_less_delay": ("delay",),
 }
-
-
-def trend(values: pd.Series, flat_frac: float) -> str:
-    """up, down or flat from the first to the last buffer (flat: within flat_frac)."""
-    first, last = float(values.iloc[0]), float(values.iloc[-1])
-    change = (last - first) / first if first else math.inf
-    if abs(change) <= flat_frac:
-        return "flat"
-    return "up" if change > 0 else "down"
-
-
-def plateau_from(buffers: pd.Series, values: pd.Series, flat_frac: float) -> float:
-    """The smallest buffer from which every value is within flat_frac of the last one."""
-    last = float(values.iloc[-1])
-    onset = float(buffers.iloc[-1])
-    for b, v in zip(reversed(list(buffers)), reversed(list(values)), strict=True):
-        if last and abs(float(v) - last) / abs(last) > flat_frac:
-            break
-        onset = float(b)
-    return onset
 
 
 def _common(ours: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
@@ -89,7 +68,7 @@ def bandwidth_ratios(both: pd.DataFrame, shape_frac: float) -> list[dict[str, An
             for m in METRICS:
                 r_o = hi[f"{m}_o"] / lo[f"{m}_o"]
                 r_p = hi[f"{m}_p"] / lo[f"{m}_p"]
-                ok = bool(abs(math.log(r_o / r_p)) <= math.log(1 + shape_frac))
+                ok = ratio_agrees(r_o, r_p, shape_frac)
                 key = (queue, plr, f"{lo['bottleneck_mbps']:g}->{hi['bottleneck_mbps']:g}")
                 row = _row(key, m, "bandwidth_ratio", round(r_o, 4), round(r_p, 4), ok)
                 rows.append({**row, "buffer": buffer})
@@ -105,25 +84,14 @@ def shapes(ours: pd.DataFrame, paper: pd.DataFrame, th: Mapping[str, float]) -> 
     return out
 
 
+def _where(r: Mapping[str, Any]) -> str:
+    """A shape row's place in the evidence: plr, bandwidth (and buffer, for ratios)."""
+    text = f"plr={r['plr']} bw={r['bottleneck_mbps']}"
+    return text if pd.isna(r["buffer"]) else f"{text} buffer={r['buffer']:g}"
+
+
 def shape_verdicts(claims: pd.DataFrame, table: pd.DataFrame, holds_frac: float) -> pd.DataFrame:
     """The claims with shape_verdict and shape_evidence: whether our shapes agree with the
     paper's on what the claim is about (untestable where no shape reads it)."""
-    verdicts, texts = [], []
-    for claim, scope in zip(claims["claim"], claims["scope"], strict=True):
-        kinds = CLAIM_SHAPES.get(claim, ())
-        metrics = CLAIM_METRICS.get(claim, METRICS)
-        sel = table[
-            table["shape"].isin(kinds) & table["metric"].isin(metrics) & (table["queue"] == scope)
-        ]
-        checks = [
-            Check(
-                f"{r.metric} {r.shape} plr={r.plr} bw={r.bottleneck_mbps}"
-                + ("" if pd.isna(r.buffer) else f" buffer={r.buffer:g}"),
-                bool(r.agrees),
-                f"ours {r.ours}, paper {r.paper}",
-            )
-            for r in sel.itertuples()
-        ]
-        verdicts.append(verdict(checks, holds_frac))
-        texts.append(evidence(checks))
-    return claims.assign(shape_verdict=verdicts, shape_evidence=texts)
+    reads = {c: Reads(k, tuple(CLAIM_METRICS.get(c, METRICS))) for c, k in CLAIM_SHAPES.items()}
+    return judge(claims, table, reads, holds_frac, scope_col="queue", where=_where)

@@ -101,7 +101,7 @@ class Hstcp(Study):
         "band_utilisation",
     )
     # compare() computes the model from the config (model.csv) and model_vs_sim.
-    tables: ClassVar[tuple[str, ...]] = ("model", "model_vs_sim", "notes", "consistency")
+    tables: ClassVar[tuple[str, ...]] = ("model", "model_vs_sim", "notes", "consistency", "shapes")
     # Tables rules/studies/hstcp.smk writes (the two-flow runs); compare() reads
     # twoflow_summary, draw() twoflow_series.
     rule_tables: ClassVar[tuple[str, ...]] = (
@@ -117,6 +117,7 @@ class Hstcp(Study):
         "band",
         "notes",
         "consistency",
+        "shapes",
     )
     # hstcp has always written its diff with significant digits (%.6g; the others %.6f).
     diff_float_format: ClassVar[str] = "%.6g"

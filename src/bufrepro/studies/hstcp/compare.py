@@ -10,6 +10,7 @@ from bufrepro.studies.hstcp.diff import diff_claims, model_vs_sim, with_flows_ax
 from bufrepro.studies.hstcp.model.table import as_written, model_table
 from bufrepro.studies.hstcp.notes import notes
 from bufrepro.studies.hstcp.params import axis_ratios
+from bufrepro.studies.hstcp.shapes import shape_verdicts, shapes
 
 
 def compare_tables(
@@ -19,12 +20,16 @@ def compare_tables(
     model: pd.DataFrame,
     twoflow: pd.DataFrame | None,
 ) -> dict[str, pd.DataFrame]:
-    """diff (every quantitative claim per cell), claims (verdicts) and model_vs_sim."""
+    """diff (every quantitative claim per cell), claims (verdicts, with the shape verdicts),
+    model_vs_sim and shapes (the simulated curve's shapes beside the model's)."""
     ratios = axis_ratios(block)
+    table = shapes(block, summary, model)
+    claims = evaluate(block, summary, model, twoflow)
     return {
         "diff": with_flows_axis(diff_claims(published, summary, model, block["claims"]), ratios),
-        "claims": evaluate(block, summary, model, twoflow),
+        "claims": shape_verdicts(claims, table, block["claims"]["holds_frac"]),
         "model_vs_sim": with_flows_axis(model_vs_sim(summary, model), ratios),
+        "shapes": table,
     }
 
 

@@ -77,8 +77,8 @@ class Ramya(Study):
     )
     figures = ("table1", "table5", "ping_rtt_vs_buffer", "queue_over_time", "rwnd_remedy")
     derived = ("queue_series",)
-    tables = ("notes", "consistency")
-    report_tables = ("notes", "consistency")
+    tables = ("notes", "consistency", "shapes")
+    report_tables = ("notes", "consistency", "shapes")
     diff_view = (
         "table",
         "setup",
@@ -139,7 +139,7 @@ class Ramya(Study):
         summary, published = tables["summary"], tables["published"]
         return {
             "diff": cells.diff(block, summary, published),
-            "claims": claims.verdicts(block, summary, published),
+            **claims.judged(block, summary, published),
             "notes": notes.notes(block, summary, published),
             "consistency": consistency(block, tables),
         }

@@ -283,13 +283,25 @@ def paper_claim_cells(block: Block, published: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def verdicts(block: Block, summary: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
-    """The claims' verdicts on our cells and on the paper's own tables."""
-    return evaluate_claims(
-        our_claim_cells(block, summary),
-        paper_claim_cells(block, published),
+def judged(block: Block, summary: pd.DataFrame, published: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """{"claims", "shapes"}: the claims' verdicts on our cells and on the paper's own tables,
+    each with the verdict on its shape beside; and our shapes beside the paper's."""
+    from bufrepro.studies.ramya.shapes import shape_verdicts, shapes
+
+    th = dict(block["claims"])
+    ours, paper = our_claim_cells(block, summary), paper_claim_cells(block, published)
+    claims = evaluate_claims(
+        ours,
+        paper,
         CLAIMS,
-        dict(block["claims"]),
+        th,
         scope_key="scope",
         seed_files={s: SEED_FILE for c in CLAIMS for s in c.scopes},
     )
+    table = shapes(ours, paper, th)
+    return {"claims": shape_verdicts(claims, table, th["holds_frac"]), "shapes": table}
+
+
+def verdicts(block: Block, summary: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
+    """The claims' verdicts on our cells and on the paper's own tables (with their shapes')."""
+    return judged(block, summary, published)["claims"]

@@ -99,8 +99,8 @@ class Vegas(Study):
     )
     figures = ("packet_size", "rtt", "buffer_ratio", "throughput_over_time")
     derived = ("throughput_series",)
-    tables = ("notes", "bdp", "consistency")
-    report_tables = ("notes", "bdp", "consistency")
+    tables = ("notes", "bdp", "consistency", "shapes")
+    report_tables = ("notes", "bdp", "consistency", "shapes")
     table_formats = MappingProxyType({"bdp": "%.6f", "throughput_series": "%.6f"})
     diff_view = (
         "table",

@@ -16,6 +16,7 @@ from bufrepro.studies.vegas.claims import (
 )
 from bufrepro.studies.vegas.notes import notes
 from bufrepro.studies.vegas.params import SEED_FILE
+from bufrepro.studies.vegas.shapes import shape_verdicts, shapes
 from bufrepro.studies.vegas.tables import TABLES, reading_of, table_diff
 
 
@@ -28,25 +29,35 @@ def diff(block: Block, summary: pd.DataFrame, published: pd.DataFrame) -> pd.Dat
     return pd.concat([sim, bdp_diff(block, published)], ignore_index=True)
 
 
-def claims(block: Block, summary: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
-    """The claims' verdicts on our cells and on the paper's own tables, in both scopes."""
-    return evaluate_claims(
-        our_claim_cells(block, summary),
-        paper_claim_cells(block, published),
+def judged(block: Block, summary: pd.DataFrame, published: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """{"claims", "shapes"}: the claims' verdicts on our cells and on the paper's own tables, in
+    both scopes, each with the verdict on its shape beside; our shapes beside the paper's."""
+    th = dict(block["claims"])
+    ours, paper = our_claim_cells(block, summary), paper_claim_cells(block, published)
+    made = evaluate_claims(
+        ours,
+        paper,
         claims_for(block),
-        dict(block["claims"]),
+        th,
         scope_key="scope",
         seed_files={DIFFED: SEED_FILE, ALL: SEED_FILE},
     )
+    table = shapes(ours, paper, th)
+    return {"claims": shape_verdicts(made, table, th["holds_frac"]), "shapes": table}
+
+
+def claims(block: Block, summary: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
+    """The claims' verdicts on our cells and on the paper's own tables, in both scopes."""
+    return judged(block, summary, published)["claims"]
 
 
 def compare(block: Block, tables: Tables) -> dict[str, pd.DataFrame]:
-    """diff, claims, notes and bdp (Tables V-VI as computed beside our Table IV cells) from the
-    runs, the summary and the published table."""
+    """diff, claims, shapes, notes and bdp (Tables V-VI as computed beside our Table IV cells)
+    from the runs, the summary and the published table."""
     summary, published, runs = tables["summary"], tables["published"], tables["runs"]
     return {
         "diff": diff(block, summary, published),
-        "claims": claims(block, summary, published),
+        **judged(block, summary, published),
         "notes": notes(block, summary, published, runs),
         "bdp": bdp_report(block, summary),
     }
