@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block, Study, Tables
+from bufrepro.studies.dumbbell import http
 from bufrepro.studies.dumbbell import params as run_params
 
 if TYPE_CHECKING:
@@ -23,6 +24,9 @@ class Dumbbell(Study):
     template = "dumbbell/dumbbell.tcl.j2"
     parser = "dumbbell/dumbbell.awk"
     stream = run_params.TRACE_FILE
+    # The HTTP reading's runs: their parser, and PackMime's logs it reads (deleted after the run).
+    other_parsers = (http.PARSER,)
+    side_files = (http.OBJECTS_FILE, http.REQUESTS_FILE)
     runs_per_job = 50
     grid_keys = ("queue", "plr", "bottleneck_mbps", "buffer")
     path_labels: ClassVar[Mapping[str, str]] = MappingProxyType(
@@ -36,6 +40,9 @@ class Dumbbell(Study):
         "topology.buffer_counts",
         "tcp.agent",
         "tcp.application",
+        "http.rate_per_mbps",
+        "http.version",
+        "compare.delay_definition",
         "tcp.syn",
         "tcp.tick_s",
         "tcp.start_s",
@@ -110,6 +117,10 @@ class Dumbbell(Study):
     def params(self, block: Block, point: RunPoint) -> dict[str, Any]:
         """Template variables of one run."""
         return run_params.params(block, point)
+
+    def parser_for(self, block: Block, point: RunPoint) -> str:
+        """dumbbell.awk under FTP; http.awk (the same metrics and the web objects') under HTTP."""
+        return http.PARSER if http.is_http(block) else self.parser
 
     def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
         """Parser variables of one run, with the scenario's fingerprint (nodes, links, delay)."""
