@@ -43,6 +43,8 @@
 #                            client (ms; empty without such packets)
 #   http_throughput_kbps     bytes (headers included) of server packets carrying data received
 #                            at their destination within [t0, t1] * 8 / (t1 - t0) / 1000
+#   http_drops_total         'd' events within [t0, t1] of the servers' packets (type ack, any
+#                            size, any link): wired.awk's ack_drops_total, the responses' losses
 # Checks (each failure names the file and line): each log line has its field count, numeric
 #   times that never decrease and are not after t_end, a positive response time no longer than
 #   its completion time, a server address whose node is one of `servers`; no object completed
@@ -63,8 +65,9 @@ BEGIN {
     for (i = 1; i <= n; i++) HTTP_SERVER[parts[i]] = 1
 }
 
-# A line that passed wired.awk's checks: the servers' data packets.
+# A line that passed wired.awk's checks: the servers' data packets, and their drops.
 $5 == "ack" && $6 > tcp_hdr { http_packet($1, $2 + 0, $3, $4, int($9), int($10), $12, $6) }
+$5 == "ack" && $1 == "d" && $2 + 0 >= t0 && $2 + 0 <= t1 { HTTP_DROPS++ }
 
 function http_packet(ev, t, from, to, src, dst, uid, size) {
     if (ev == "+") {
@@ -131,5 +134,6 @@ function http_report(    line, ok, req, rt, n, nreq, sum, bytes, v, rank, max) {
     metric("http_response_bytes_mean", n ? sprintf("%.6f", bytes / n) : "")
     metric("http_data_delay_pkts", sprintf("%d", HTTP_DN))
     metric("http_data_delay_ms_mean", HTTP_DN ? sprintf("%.6f", HTTP_DSUM / HTTP_DN) : "")
+    metric("http_drops_total", sprintf("%d", HTTP_DROPS))
     metric("http_throughput_kbps", sprintf("%.6f", HTTP_BYTES * 8 / (t1 - t0) / 1000))
 }

@@ -15,6 +15,18 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
+# The HTTP reading's metrics that the summary carries (awk/dumbbell/http.awk defines them).
+HTTP_METRICS = (
+    "http_response_ms_mean",
+    "http_response_ms_p95",
+    "http_objects",
+    "http_requests",
+    "http_unfinished",
+    "http_data_delay_ms_mean",
+    "http_throughput_kbps",
+    "http_drops_total",
+)
+
 
 class Dumbbell(Study):
     """Three TCP flows and one CBR flow over a lossy low-bandwidth bottleneck, buffer swept."""
@@ -74,7 +86,13 @@ class Dumbbell(Study):
         "cbr_drops_link",
         "link_utilisation",
         "link_queue_avg_pkts",
+        # The HTTP reading's (absent from FTP runs, so FTP summaries stay as they were).
+        *HTTP_METRICS,
+        # Made by compare() from each run's metrics (delays.py), never by a parser: named here
+        # so that a space of readings may compare them (compare.delay_definition).
+        *http.DERIVED_DELAYS,
     )
+    optional_metrics = (*HTTP_METRICS, *http.DERIVED_DELAYS)
     report_metrics = (
         "tcp_delay_ms_mean",
         "tcp_throughput_kbps",
@@ -141,7 +159,7 @@ class Dumbbell(Study):
         from bufrepro.studies.dumbbell.compare import compare
         from bufrepro.studies.dumbbell.consistency import consistency
 
-        made = compare(block, tables["summary"], tables["published"])
+        made = compare(block, tables["summary"], tables["published"], tables.get("runs"))
         return {**made, "consistency": consistency(block, tables["published"])}
 
     def draw(self, block: Block, tables: Tables) -> dict[str, Figure]:

@@ -17,6 +17,9 @@ PARSER = "dumbbell/http.awk"
 # PackMimeHTTP's set-TCP name of the FullTcp variant matching each one-way sender (tcp.agent):
 # it allocates Agent/TCP/FullTcp/<name>, and Agent/TCP/FullTcp itself for Reno.
 FULLTCP = {"Sack1": "Sack", "Newreno": "Newreno", "Reno": "Reno"}
+# The delay metrics compare() makes from each run's own metrics (delays.py; no parser prints them):
+# over all packets (TCP data and CBR), and a round trip (data one way, an ACK back).
+DERIVED_DELAYS = ("delay_all_ms_mean", "delay_rtt_ms_mean")
 # The client node of every PackMime pair (the TCP sink of the FTP reading).
 CLIENT_NODE = 6
 
