@@ -99,3 +99,29 @@ def test_response_needs_http() -> None:
     over = configs.merge(TINY, {"dumbbell": {"compare": {"delay_definition": "response"}}})
     with pytest.raises(configs.ConfigError, match="delay_definition: response needs"):
         configuration.validate(merged(over))
+
+
+def test_each_reading_has_its_parser(tiny_cfg: dict[str, Any]) -> None:
+    ftp = plan.spec(tiny_cfg, STUDY.runs(tiny_cfg["dumbbell"])[0])
+    cfg = http_cfg()
+    web = plan.spec(cfg, STUDY.runs(cfg["dumbbell"])[0])
+    assert ftp.parser == "dumbbell/dumbbell.awk" and "objects_file" not in ftp.parser_args
+    assert web.parser == http.PARSER and web.parser_args["servers"] == "0,2,3"
+    assert "http_rate" not in ftp.params and web.params["http_rate"] == 5.0
+
+
+def test_a_missing_objects_log_fails_the_parse(tmp_path: Path) -> None:
+    cfg = http_cfg()
+    point = STUDY.runs(cfg["dumbbell"])[0]
+    where = run(cfg, point, tmp_path / "a", keep=True)
+    (where / http.OBJECTS_FILE).unlink()
+    spec = dataclasses.replace(plan.spec(cfg, point), run_dir=where)
+    out = subprocess.run(
+        parser_command(spec.parser, spec.parser_args, [spec.stream]),
+        cwd=where,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **PARSER_ENV},
+        check=False,
+    )
+    assert out.returncode == 3 and f"{http.OBJECTS_FILE}: line 0: cannot be read" in out.stderr
