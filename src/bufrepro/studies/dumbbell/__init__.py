@@ -163,10 +163,16 @@ class Dumbbell(Study):
         return {**made, "consistency": consistency(block, tables["published"])}
 
     def draw(self, block: Block, tables: Tables) -> dict[str, Figure]:
-        """Delay and throughput vs buffer, and delay vs throughput."""
+        """Delay and throughput vs buffer, and delay vs throughput (what the columns read)."""
+        from bufrepro.studies.dumbbell import delays
         from bufrepro.studies.dumbbell.plots import draw
 
-        return draw(tables["summary"], tables["published"])
+        if "tcp" not in block:  # no config: the FTP reading's metrics
+            return draw(tables["summary"], tables["published"])
+        summary = tables["summary"]
+        if "runs" in tables:
+            summary = delays.with_definition(block, summary, tables["runs"])
+        return draw(summary, tables["published"], delays.published_metrics(block))
 
 
 STUDY = Dumbbell()
