@@ -92,7 +92,9 @@ class Dumbbell(Study):
         # so that a space of readings may compare them (compare.delay_definition).
         *http.DERIVED_DELAYS,
     )
-    optional_metrics = (*HTTP_METRICS, *http.DERIVED_DELAYS)
+    # The HTTP reading's own metrics and the derived delays are absent from FTP runs; under HTTP
+    # lib/throughput.awk leaves tcp_goodput_kbps out when a FullTcp packet carries seq -1.
+    optional_metrics = (*HTTP_METRICS, *http.DERIVED_DELAYS, "tcp_goodput_kbps")
     report_metrics = (
         "tcp_delay_ms_mean",
         "tcp_throughput_kbps",
