@@ -61,7 +61,11 @@ def _batch_inputs(name):
     return {
         "config": f"results/{name}/config.yaml",
         "template": f"tcl/{study.template}",
-        "parsers": [f"awk/{p}" for p in (study.parser, study.side_parser) if p],
+        "parsers": [
+            f"awk/{p}"
+            for p in (study.parser, *study.other_parsers, study.side_parser)
+            if p
+        ],
         "backend": backend.requires(study.backend_options),
     }
 

@@ -39,6 +39,8 @@ class Study:
     # The file the scenario writes its event stream to (a named pipe while the parser reads it).
     stream: ClassVar[str] = "out.tr"
     # Small files the scenario writes beside the stream, parsed by side_parser after the run.
+    # Further parsers parser_for() may pick for some runs (the workflow watches them too).
+    other_parsers: ClassVar[tuple[str, ...]] = ()
     side_files: ClassVar[tuple[str, ...]] = ()
     side_parser: ClassVar[str] = ""
     # Per-run files kept as results (series for figures); everything else is deleted.
@@ -99,6 +101,10 @@ class Study:
     def params(self, block: Block, point: grid.RunPoint) -> dict[str, Any]:
         """Template variables of one run (only validated numbers and enums)."""
         raise NotImplementedError(f"{self.name}: params()")
+
+    def parser_for(self, block: Block, point: grid.RunPoint) -> str:
+        """The streamed parser of one run: `parser` unless the study reads some runs otherwise."""
+        return self.parser
 
     def parse_args(self, block: Block, point: grid.RunPoint) -> dict[str, Any]:
         """Parser variables of one run (the measurement window, the bottleneck, ...)."""

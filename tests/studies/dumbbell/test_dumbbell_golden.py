@@ -37,3 +37,21 @@ def test_rendered_tcl_matches_golden(
     assert text == golden.read_text(encoding="utf-8"), (
         f"{golden.name} differs; if the change is intended, rerun with BUFREPRO_UPDATE_GOLDEN=1"
     )
+
+
+def test_http_scenario_matches_golden(tiny_cfg: dict[str, Any]) -> None:
+    """The HTTP reading: PackMimeHTTP over FullTcp/Sack in place of the FTP flows, HTTP/1.1."""
+    block = {
+        **tiny_cfg["dumbbell"],
+        "tcp": {**tiny_cfg["dumbbell"]["tcp"], "application": "HTTP"},
+        "http": {"rate_per_mbps": 10, "version": "1.1"},
+    }
+    params = STUDY.params(block, _point(block, "RED", 5, 1))
+    text = environment(REPO / "tcl").get_template(STUDY.template).render(**params)
+    golden = GOLDEN / "dumbbell_http_red_buf5_seed1.tcl"
+    if os.environ.get("BUFREPRO_UPDATE_GOLDEN") == "1":
+        golden.write_text(text, encoding="utf-8")
+    assert text == golden.read_text(encoding="utf-8"), (
+        f"{golden.name} differs; if the change is intended, rerun with BUFREPRO_UPDATE_GOLDEN=1"
+    )
+    assert "Application/FTP" not in text and "$pm set-rate 5.0" in text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -115,3 +116,24 @@ def test_log_ticks_stay_few() -> None:
     assert log_ticks(20, 400) == [20, 50, 100, 200]
     assert len(log_ticks(0.01, 1e6)) <= 6
     assert log_ticks(0, 5) == []
+
+
+def test_the_http_reading_draws_its_response_time(tiny_cfg: dict[str, Any]) -> None:
+    """Under HTTP the delay figure shows the response time (the metric the column reads)."""
+    summary = _summary()
+    http = summary.assign(
+        metric=summary["metric"].map(
+            {
+                "tcp_delay_ms_mean": "http_response_ms_mean",
+                "tcp_throughput_kbps": "http_throughput_kbps",
+            }
+        ),
+        mean=summary["mean"] * 10,
+    )
+    block = {**tiny_cfg["dumbbell"], "tcp": {**tiny_cfg["dumbbell"]["tcp"], "application": "HTTP"}}
+    pub = pd.read_csv(REPO / "published" / "dumbbell.csv").iloc[0:0]
+    figures = STUDY.draw(block, {"summary": pd.concat([summary, http]), "published": pub})
+    labels = [ax.get_ylabel() for ax in figures["delay_vs_buffer"].axes]
+    assert "http_response_ms_mean" in labels and "TCP delay (ms)" not in labels
+    for fig in figures.values():
+        plt.close(fig)

@@ -22,8 +22,9 @@ from bufrepro.pipeline.compare import PUBLISHED_DIR
 from bufrepro.pipeline.readings.space import Space, validate_block
 
 # Settings that do not change a run's result: left out of a reading's folder name, so that the
-# same reading run on other cells or seeds shares its folder (and its runs).
-NOT_SETTINGS = ("grid", "seeds", "assumptions", "claims")
+# same reading run on other cells or seeds shares its folder (and its runs). "compare" holds how
+# a study's metrics meet the published columns (e.g. the dumbbell's delay definition).
+NOT_SETTINGS = ("grid", "seeds", "assumptions", "claims", "compare")
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,24 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block, Study, Tables
+from bufrepro.studies.dumbbell import http
 from bufrepro.studies.dumbbell import params as run_params
 
 if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
+
+# The HTTP reading's metrics that the summary carries (awk/dumbbell/http.awk defines them).
+HTTP_METRICS = (
+    "http_response_ms_mean",
+    "http_response_ms_p95",
+    "http_objects",
+    "http_requests",
+    "http_unfinished",
+    "http_data_delay_ms_mean",
+    "http_throughput_kbps",
+    "http_drops_total",
+)
 
 
 class Dumbbell(Study):
@@ -23,6 +36,9 @@ class Dumbbell(Study):
     template = "dumbbell/dumbbell.tcl.j2"
     parser = "dumbbell/dumbbell.awk"
     stream = run_params.TRACE_FILE
+    # The HTTP reading's runs: their parser, and PackMime's logs it reads (deleted after the run).
+    other_parsers = (http.PARSER,)
+    side_files = (http.OBJECTS_FILE, http.REQUESTS_FILE)
     runs_per_job = 50
     grid_keys = ("queue", "plr", "bottleneck_mbps", "buffer")
     path_labels: ClassVar[Mapping[str, str]] = MappingProxyType(
@@ -36,6 +52,9 @@ class Dumbbell(Study):
         "topology.buffer_counts",
         "tcp.agent",
         "tcp.application",
+        "http.rate_per_mbps",
+        "http.version",
+        "compare.delay_definition",
         "tcp.syn",
         "tcp.tick_s",
         "tcp.start_s",
@@ -67,7 +86,15 @@ class Dumbbell(Study):
         "cbr_drops_link",
         "link_utilisation",
         "link_queue_avg_pkts",
+        # The HTTP reading's (absent from FTP runs, so FTP summaries stay as they were).
+        *HTTP_METRICS,
+        # Made by compare() from each run's metrics (delays.py), never by a parser: named here
+        # so that a space of readings may compare them (compare.delay_definition).
+        *http.DERIVED_DELAYS,
     )
+    # The HTTP reading's own metrics and the derived delays are absent from FTP runs; under HTTP
+    # lib/throughput.awk leaves tcp_goodput_kbps out when a FullTcp packet carries seq -1.
+    optional_metrics = (*HTTP_METRICS, *http.DERIVED_DELAYS, "tcp_goodput_kbps")
     report_metrics = (
         "tcp_delay_ms_mean",
         "tcp_throughput_kbps",
@@ -111,6 +138,10 @@ class Dumbbell(Study):
         """Template variables of one run."""
         return run_params.params(block, point)
 
+    def parser_for(self, block: Block, point: RunPoint) -> str:
+        """dumbbell.awk under FTP; http.awk (the same metrics and the web objects') under HTTP."""
+        return http.PARSER if http.is_http(block) else self.parser
+
     def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
         """Parser variables of one run, with the scenario's fingerprint (nodes, links, delay)."""
         args = run_params.parse_args(block, point)
@@ -130,14 +161,20 @@ class Dumbbell(Study):
         from bufrepro.studies.dumbbell.compare import compare
         from bufrepro.studies.dumbbell.consistency import consistency
 
-        made = compare(block, tables["summary"], tables["published"])
+        made = compare(block, tables["summary"], tables["published"], tables.get("runs"))
         return {**made, "consistency": consistency(block, tables["published"])}
 
     def draw(self, block: Block, tables: Tables) -> dict[str, Figure]:
-        """Delay and throughput vs buffer, and delay vs throughput."""
+        """Delay and throughput vs buffer, and delay vs throughput (what the columns read)."""
+        from bufrepro.studies.dumbbell import delays
         from bufrepro.studies.dumbbell.plots import draw
 
-        return draw(tables["summary"], tables["published"])
+        if "tcp" not in block:  # no config: the FTP reading's metrics
+            return draw(tables["summary"], tables["published"])
+        summary = tables["summary"]
+        if "runs" in tables:
+            summary = delays.with_definition(block, summary, tables["runs"])
+        return draw(summary, tables["published"], delays.published_metrics(block))
 
 
 STUDY = Dumbbell()

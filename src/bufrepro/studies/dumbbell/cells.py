@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pandas as pd
 
 from bufrepro.kit.stats import wide_means
@@ -17,8 +19,10 @@ def paper_cells(published: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def our_cells(summary: pd.DataFrame) -> pd.DataFrame:
-    """Our cell means with the columns the claims read (delay, throughput)."""
-    return wide_means(summary, KEYS).rename(
-        columns={"tcp_delay_ms_mean": "delay", "tcp_throughput_kbps": "throughput"}
-    )
+def our_cells(summary: pd.DataFrame, metrics: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """Our cell means with the columns the claims read (delay, throughput): the metrics the
+    published delay and throughput columns read (default: the FTP reading's)."""
+    metrics = metrics or {}
+    delay = metrics.get("tcp_delay_ms", "tcp_delay_ms_mean")
+    throughput = metrics.get("tcp_throughput_kbps", "tcp_throughput_kbps")
+    return wide_means(summary, KEYS).rename(columns={delay: "delay", throughput: "throughput"})

@@ -7,11 +7,13 @@ import pandas as pd
 from bufrepro.kit.claims import evaluate_claims
 from bufrepro.kit.diff import diff_published
 from bufrepro.kit.study import Block
+from bufrepro.studies.dumbbell import delays
 from bufrepro.studies.dumbbell.cells import KEYS, our_cells, paper_cells
 from bufrepro.studies.dumbbell.claims import CLAIMS, SEED_FILES
 from bufrepro.studies.dumbbell.shapes import shape_verdicts, shapes
 
-# Published column -> our metric.
+# Published column -> our metric in the a-priori reading (FTP, one-way data delay); a reading's
+# own: delays.published_metrics(block).
 PUBLISHED_METRICS = {
     "tcp_delay_ms": "tcp_delay_ms_mean",
     "tcp_throughput_kbps": "tcp_throughput_kbps",
@@ -20,12 +22,19 @@ PUBLISHED_METRICS = {
 
 
 def compare(
-    block: Block, summary: pd.DataFrame, published: pd.DataFrame
+    block: Block, summary: pd.DataFrame, published: pd.DataFrame, runs: pd.DataFrame | None = None
 ) -> dict[str, pd.DataFrame]:
     """{"diff", "claims", "shapes"}: each published value against ours, each claim on ours and
-    the paper's (with the verdict on its shape beside), and our shapes beside the paper's."""
-    diff = diff_published(published, summary, KEYS, PUBLISHED_METRICS)
-    ours, paper = our_cells(summary), paper_cells(published)
+    the paper's (with the verdict on its shape beside), and our shapes beside the paper's.
+
+    The published columns read the metrics the block's traffic and delay definition name; a
+    derived delay (all packets, RTT) is made from `runs`, each run's own metrics.
+    """
+    metrics = delays.published_metrics(block)
+    if runs is not None:
+        summary = delays.with_definition(block, summary, runs)
+    diff = diff_published(published, summary, KEYS, metrics)
+    ours, paper = our_cells(summary, metrics), paper_cells(published)
     thresholds = dict(block["claims"])
     claims = evaluate_claims(
         ours,

@@ -7,6 +7,7 @@ from typing import Any
 from bufrepro.backends.fingerprint import fingerprint
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block
+from bufrepro.studies.dumbbell import http
 
 # The ns-2 sink agent that pairs with each one-way TCP sender.
 SINKS: dict[str, str] = {"Sack1": "TCPSink/Sack1", "Newreno": "TCPSink", "Reno": "TCPSink"}
@@ -54,7 +55,7 @@ def params(block: Block, point: RunPoint) -> dict[str, Any]:
     topo = block["topology"]
     tcp = block["tcp"]
     nodes = tcp_nodes(tcp["sources"])
-    return {
+    out = {
         "study": point.study,
         "seed": point.seed,
         "queue": point.get("queue"),
@@ -92,12 +93,15 @@ def params(block: Block, point: RunPoint) -> dict[str, Any]:
         # Everything traced; the benchmark renders "none" for ns alone (Study.untraced).
         "trace_level": "full",
     }
+    if http.is_http(block):
+        out.update(http.template_vars(block, point))
+    return out
 
 
 def parse_args(block: Block, point: RunPoint) -> dict[str, Any]:
     """Parser variables: the measurement window, accounting limits, the 4->5 bottleneck."""
     measure = block["measure"]
-    return {
+    out = {
         "t0": measure["warmup_s"],
         "t1": measure["duration_s"],
         "t_end": measure["duration_s"],
@@ -107,6 +111,9 @@ def parse_args(block: Block, point: RunPoint) -> dict[str, Any]:
         "link_to": LINK_TO,
         "link_bps": round(point.get("bottleneck_mbps") * 1e6),
     }
+    if http.is_http(block):
+        out.update(http.parse_vars(tcp_nodes(block["tcp"]["sources"])))
+    return out
 
 
 def config_problems(study: str, block: Block) -> list[str]:
@@ -117,6 +124,13 @@ def config_problems(study: str, block: Block) -> list[str]:
         problems.append(
             f"config key {study}.measure.warmup_s: {measure['warmup_s']} must be below "
             f"{study}.measure.duration_s ({measure['duration_s']})"
+        )
+    compare = block.get("compare")
+    if compare and compare["delay_definition"] == "response" and not http.is_http(block):
+        problems.append(
+            f"config key {study}.compare.delay_definition: response needs "
+            f"{study}.tcp.application HTTP (FTP has no web objects); allowed under FTP: "
+            "auto, one_way_data, one_way_all, rtt"
         )
     red = block.get("red")
     if red and red["min_th_frac"] >= red["max_th_frac"]:

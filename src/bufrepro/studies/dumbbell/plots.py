@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
@@ -172,18 +173,31 @@ def delay_vs_throughput(means: pd.DataFrame, published: pd.DataFrame) -> Figure:
     return fig
 
 
-def draw(summary: pd.DataFrame, published: pd.DataFrame) -> dict[str, Figure]:
-    """Delay and throughput vs buffer, and delay vs throughput."""
+def draw(
+    summary: pd.DataFrame, published: pd.DataFrame, metrics: Mapping[str, str] | None = None
+) -> dict[str, Figure]:
+    """Delay and throughput vs buffer, and delay vs throughput: the metrics the published
+    columns read (`metrics`, published column -> ours; default the FTP reading's)."""
+    metrics = metrics or {}
+    delay = metrics.get("tcp_delay_ms", "tcp_delay_ms_mean")
+    throughput = metrics.get("tcp_throughput_kbps", "tcp_throughput_kbps")
     return {
         "delay_vs_buffer": metric_vs_buffer(
-            summary, published, "tcp_delay_ms_mean", "tcp_delay_ms", "TCP delay (ms)"
+            summary, published, delay, "tcp_delay_ms", _label(delay, "TCP delay (ms)")
         ),
         "throughput_vs_buffer": metric_vs_buffer(
             summary,
             published,
+            throughput,
             "tcp_throughput_kbps",
-            "tcp_throughput_kbps",
-            "TCP throughput (kb/s)",
+            _label(throughput, "TCP throughput (kb/s)"),
         ),
-        "delay_vs_throughput": delay_vs_throughput(our_cells(summary), paper_cells(published)),
+        "delay_vs_throughput": delay_vs_throughput(
+            our_cells(summary, metrics), paper_cells(published)
+        ),
     }
+
+
+def _label(metric: str, ftp: str) -> str:
+    """The axis label: the FTP reading's wording, else the metric's own name."""
+    return ftp if metric in ("tcp_delay_ms_mean", "tcp_throughput_kbps") else metric

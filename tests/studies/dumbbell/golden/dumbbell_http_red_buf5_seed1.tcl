@@ -1,0 +1,92 @@
+
+# bufrepro: dumbbell scenario (rendered; do not edit by hand)
+# study=dumbbell queue=RED plr=0.05 bottleneck_mbps=0.5 buffer=5 seed=1
+set ns [new Simulator]
+$defaultRNG seed 1
+
+# --- TCP (Table 1) ---
+Agent/TCP set packetSize_ 1460
+Agent/TCP set window_ 1000
+Agent/TCP set windowInit_ 3
+Agent/TCP set rtxcur_init_ 1.0
+Agent/TCP set tcpTick_ 0.001
+Agent/TCP set ecn_ 0
+Agent/TCP set syn_ true
+
+# --- RED parameters (used only when the bottleneck queue is RED) ---
+Queue/RED set thresh_ 1.25
+Queue/RED set maxthresh_ 3.75
+Queue/RED set q_weight_ 0.002
+Queue/RED set linterm_ 10.0
+Queue/RED set gentle_ true
+Queue/RED set setbit_ false
+Queue/RED set queue_in_bytes_ false
+Queue/RED set mean_pktsize_ 1500
+Queue/RED set bytes_ false
+
+set tf [open out.tr w]
+# The run's fingerprint, the trace's first line: its parser checks study, seed, end and run.
+puts $tf "# bufrepro dumbbell run=8b62dd6479ede793 seed=1 end=5"
+$ns trace-all $tf
+
+# --- Topology: TCP sources 0,2,3; UDP source 1; routers 4,5; TCP sink 6; UDP null 7 ---
+foreach i {0 1 2 3 4 5 6 7} { set n($i) [$ns node] }
+foreach src {0 1 2 3} {
+    $ns duplex-link $n($src) $n(4) 1000Mb 2ms DropTail
+    $ns queue-limit $n($src) $n(4) 1000
+}
+# The bottleneck as two simplex links: the swept queue on the data direction 4->5 (ns-2 limit_
+# 5 for a buffer of 5), a DropTail queue on the ACK direction 5->4.
+$ns simplex-link $n(4) $n(5) 0.5Mb 10ms RED
+$ns queue-limit $n(4) $n(5) 5
+$ns simplex-link $n(5) $n(4) 0.5Mb 10ms DropTail
+$ns queue-limit $n(5) $n(4) 1000
+foreach dst {6 7} {
+    $ns duplex-link $n(5) $n($dst) 1000Mb 2ms DropTail
+    $ns queue-limit $n(5) $n($dst) 1000
+}
+
+# --- Random packet loss on the bottleneck (drops at the link head: a 'd' with no '+') ---
+set em [new ErrorModel]
+$em unit pkt
+$em set rate_ 0.05
+$em ranvar [new RandomVariable/Uniform]
+$ns lossmodel $em $n(4) $n(5)
+
+# --- Traffic: PackMime HTTP web objects over Agent/TCP/FullTcp/Sack (real handshake), 5.0 new
+# connections/s; servers at nodes 0,2,3, their clients at node 6; one CBR/UDP flow to node 7 ---
+Agent/TCP/FullTcp set segsize_ 1460
+set pm [new PackMimeHTTP]
+foreach srv {0 2 3} {
+    $pm set-client $n(6)
+    $pm set-server $n($srv)
+}
+$pm set-TCP Sack
+$pm set-rate 5.0
+$pm set-http-1.1
+# Per completed web object: its end, request and response bytes, response time (ms), server,
+# active connections; per request: its time, request and response bytes, server.
+$pm set-outfile http_objects.log
+$pm set-samples-outfile http_requests.log
+$ns at 0.0 "$pm start"
+set udp [new Agent/UDP]
+$udp set fid_ 9
+$ns attach-agent $n(1) $udp
+set null [new Agent/Null]
+$ns attach-agent $n(7) $null
+$ns connect $udp $null
+set cbr [new Application/Traffic/CBR]
+$cbr set packetSize_ 1000
+$cbr set interval_ 0.4
+$cbr attach-agent $udp
+$ns at 0.1 "$cbr start"
+
+proc finish {} {
+    global ns tf
+    $ns flush-trace
+    close $tf
+    puts "BUFREPRO_DONE [$ns now]"
+    exit 0
+}
+$ns at 5 "finish"
+$ns run

@@ -1,0 +1,127 @@
+"""The dumbbell's HTTP reading with the real ns-2: PackMime web objects over FullTcp, parsed."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bufrepro import backends
+from bufrepro.backends.base import PARSER_ENV, execute, parser_command
+from bufrepro.kit import configs, tables
+from bufrepro.kit.grid import RunPoint
+from bufrepro.pipeline import configuration, plan
+from bufrepro.studies.dumbbell import STUDY, http
+from conftest import TINY, merged
+
+pytestmark = pytest.mark.usefixtures("ns_available")
+
+
+def http_cfg(**http_keys: Any) -> dict[str, Any]:
+    """The tiny config read as HTTP: one cell, 6 s runs, 2 s of warm-up."""
+    over = configs.merge(
+        TINY,
+        {
+            "dumbbell": {
+                "grid": {"queue": ["DropTail"], "buffer": [5]},
+                "tcp": {"application": "HTTP"},
+                "http": http_keys,
+                "measure": {"duration_s": 6, "warmup_s": 2},
+            }
+        },
+    )
+    return configuration.validate(merged(over))
+
+
+def run(cfg: dict[str, Any], point: RunPoint, where: Path, keep: bool = False) -> Path:
+    spec = dataclasses.replace(plan.spec(cfg, point), run_dir=where)
+    assert execute(backends.get("ns2", cfg), spec, keep) == "ran"
+    return where
+
+
+def test_http_run_parses_with_response_times_above_the_floor(tmp_path: Path) -> None:
+    cfg = http_cfg()
+    point = STUDY.runs(cfg["dumbbell"])[0]
+    where = run(cfg, point, tmp_path / "a")
+    row = tables.read_run(where)
+    topo = cfg["dumbbell"]["topology"]
+    one_way_ms = 2 * topo["access_delay_ms"] + topo["bottleneck_delay_ms"]
+    # An HTTP/1.0 object takes the handshake's round trip and the request-response round trip.
+    assert row["http_objects"] > 0
+    assert row["http_response_ms_mean"] >= 4 * one_way_ms
+    assert row["http_response_ms_p95"] >= row["http_response_ms_mean"] * 0.5
+    assert row["http_response_ms_max"] >= row["http_response_ms_p95"]
+    assert row["http_requests"] == row["http_objects"] + row["http_unfinished"]
+    assert row["http_data_delay_ms_mean"] > one_way_ms
+    # The responses cross the 0.5 Mb/s bottleneck: their throughput, and with the CBR's, below it.
+    assert 0 < row["http_throughput_kbps"] + row["cbr_throughput_kbps"] <= 500 * 1.02
+    assert row["acct_ok"] == 1
+    # PackMime's logs are read and removed, as the trace is.
+    assert not (where / http.OBJECTS_FILE).exists() and not (where / "out.tr").exists()
+    assert "new PackMimeHTTP" in (where / "sim.tcl").read_text()
+
+
+def test_http_seeds_differ_and_repeat(tmp_path: Path) -> None:
+    cfg = http_cfg()
+    points = STUDY.runs(cfg["dumbbell"])
+    one = (run(cfg, points[0], tmp_path / "a") / "metrics.tsv").read_bytes()
+    again = (run(cfg, points[0], tmp_path / "b") / "metrics.tsv").read_bytes()
+    other = (run(cfg, points[1], tmp_path / "c") / "metrics.tsv").read_bytes()
+    assert one == again and one != other
+
+
+def test_a_truncated_objects_log_fails_the_run(tmp_path: Path) -> None:
+    cfg = http_cfg()
+    point = STUDY.runs(cfg["dumbbell"])[0]
+    where = run(cfg, point, tmp_path / "a", keep=True)
+    log = where / http.OBJECTS_FILE
+    lines = log.read_text().splitlines()
+    log.write_text("\n".join([*lines[:-1], lines[-1].split()[0]]) + "\n")
+    spec = dataclasses.replace(plan.spec(cfg, point), run_dir=where)
+    # Parse the kept trace again with the damaged log: the parser names the log and its line.
+    out = subprocess.run(
+        parser_command(spec.parser, spec.parser_args, [spec.stream]),
+        cwd=where,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **PARSER_ENV},
+        check=False,
+    )
+    assert out.returncode == 3
+    assert f"{http.OBJECTS_FILE}: line {len(lines)}: malformed line" in out.stderr
+
+
+def test_response_needs_http() -> None:
+    over = configs.merge(TINY, {"dumbbell": {"compare": {"delay_definition": "response"}}})
+    with pytest.raises(configs.ConfigError, match="delay_definition: response needs"):
+        configuration.validate(merged(over))
+
+
+def test_each_reading_has_its_parser(tiny_cfg: dict[str, Any]) -> None:
+    ftp = plan.spec(tiny_cfg, STUDY.runs(tiny_cfg["dumbbell"])[0])
+    cfg = http_cfg()
+    web = plan.spec(cfg, STUDY.runs(cfg["dumbbell"])[0])
+    assert ftp.parser == "dumbbell/dumbbell.awk" and "objects_file" not in ftp.parser_args
+    assert web.parser == http.PARSER and web.parser_args["servers"] == "0,2,3"
+    assert "http_rate" not in ftp.params and web.params["http_rate"] == 5.0
+
+
+def test_a_missing_objects_log_fails_the_parse(tmp_path: Path) -> None:
+    cfg = http_cfg()
+    point = STUDY.runs(cfg["dumbbell"])[0]
+    where = run(cfg, point, tmp_path / "a", keep=True)
+    (where / http.OBJECTS_FILE).unlink()
+    spec = dataclasses.replace(plan.spec(cfg, point), run_dir=where)
+    out = subprocess.run(
+        parser_command(spec.parser, spec.parser_args, [spec.stream]),
+        cwd=where,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **PARSER_ENV},
+        check=False,
+    )
+    assert out.returncode == 3 and f"{http.OBJECTS_FILE}: line 0: cannot be read" in out.stderr
