@@ -164,24 +164,26 @@ def _other_problems(cfg: Mapping[str, Any], study: str, raw: Mapping[str, Any]) 
     # A study whose diff draws on derived tables may compare metrics of its own making; the
     # readings do not run a study's own rules, so with rule tables only the grid's metrics count.
     known = {*spec.reported, *spec.report_metrics} if not spec.rule_tables else {*spec.reported}
+    grid_only = " (the readings run its grid only, not its own rules)" if spec.rule_tables else ""
     if not spec.derived or spec.rule_tables:
         out += [
-            f"{pre}.metrics: {m!r} is not a metric of {study}'s grid runs; allowed: {sorted(known)}"
+            f"{pre}.metrics: {m!r} is not a metric of {study}{grid_only}; allowed: {sorted(known)}"
             for m in raw["metrics"]
             if m not in known
         ]
     if out:
         return out
+    narrowed = reading_block(cfg, study, raw)
+    if not spec.points(narrowed):
+        return [
+            f"{pre}.cells: {dict(raw['cells'])} leave no run that the diff reads; allowed: "
+            f"cells of the configured grid that a published table is diffed against"
+        ]
     try:
-        validate_block(study, reading_block(cfg, study, raw))
+        validate_block(study, narrowed)
     except ConfigError as err:
         problem = str(err).splitlines()[-1].strip()
-        return [f"{pre}.cells/seeds/overrides: {problem}"]
-    if not spec.runs(reading_block(cfg, study, raw)):
-        out.append(
-            f"{pre}.cells: {dict(raw['cells'])} leave no run that the diff reads "
-            f"(the configured grid: {spec.grid_text(block)})"
-        )
+        out.append(f"{pre}.cells/seeds/overrides: {problem}")
     return out
 
 
