@@ -143,7 +143,8 @@ def test_an_invalid_space_fails_naming_the_key(
         (
             "ramya",
             {"cells": {"setup": ["latency"]}},
-            "ramya.cells: {'setup': ['latency'], 'buffer': [1, 3, 6, 10, 25, 50, 100, 500]} leave no run",
+            "ramya.cells: {'setup': ['latency'], 'buffer': [1, 3, 6, 10, 25, 50, 100, 500]} "
+            "leave no run",
         ),
         (
             "ramya",
