@@ -225,3 +225,19 @@ def test_cross_key_rules_judge_whole_readings_not_single_values(cfg: dict[str, A
     assert runs.make(short, sp, "ok", {"measure.warmup_s": 8, "measure.duration_s": 20})
     with pytest.raises(ConfigError, match=r"dumbbell.measure.warmup_s: 8 must be below"):
         runs.make(short, sp, "bad", {"measure.warmup_s": 8, "measure.duration_s": 6})
+
+
+def test_a_vegas_reading_runs_the_tables_cells_only(cfg: dict[str, Any]) -> None:
+    from bufrepro.pipeline.readings import runs
+
+    sp = space.load(cfg, "vegas", space.files("vegas", ""))
+    reading = runs.make(cfg, sp, "r", {"readings.packet.rtt_ms": 150})
+    cells = {
+        (p.get("setup"), p.get("variant"), p.get("packet_bytes"), p.get("rtt_ms"))
+        for p in registry.get("vegas").runs(reading.block)
+    }
+    # Tables II-III (both variants) at the reading's RTT, Table IV (spaced Vegas only) at the
+    # cells' RTTs: standard Vegas over the RTT sweep is compared by no published table.
+    packet = {("packet", v, b, 150) for v in ("standard", "spacing") for b in (256, 512, 1024)}
+    assert cells == packet | {("rtt", "spacing", 512, r) for r in (60, 120)}
+    assert space.runs_per_reading(cfg, sp) == 8 * 3
