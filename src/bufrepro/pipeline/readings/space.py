@@ -161,13 +161,16 @@ def _other_problems(cfg: Mapping[str, Any], study: str, raw: Mapping[str, Any]) 
         for k in raw["train"]
         if k not in columns
     ]
-    # A study whose diff draws on derived tables may compare metrics of its own making; the
-    # readings do not run a study's own rules, so with rule tables only the grid's metrics count.
-    known = {*spec.reported, *spec.report_metrics} if not spec.rule_tables else {*spec.reported}
-    grid_only = " (the readings run its grid only, not its own rules)" if spec.rule_tables else ""
-    if not spec.derived or spec.rule_tables:
+    # The readings run a study's grid, never its own rules: with rule tables, only the metrics
+    # of the grid's runs may be compared. A study with derived tables (and no rules) may compare
+    # metrics its compare() makes (e.g. a unit conversion), which are not checked here.
+    if spec.rule_tables:
+        known, note = {*spec.reported}, " (the readings run its grid only, not its own rules)"
+    else:
+        known, note = {*spec.reported, *spec.report_metrics}, ""
+    if spec.rule_tables or not spec.derived:
         out += [
-            f"{pre}.metrics: {m!r} is not a metric of {study}{grid_only}; allowed: {sorted(known)}"
+            f"{pre}.metrics: {m!r} is not a metric of {study}{note}; allowed: {sorted(known)}"
             for m in raw["metrics"]
             if m not in known
         ]
