@@ -81,14 +81,11 @@ def staged(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
             out / "figures/sensitivity.png",
             out / "readings/sensitivity.json",
         )
-        cal = calibration.run(
-            cfg,
-            sp,
-            2,
-            out / "tables/calibration.csv",
-            out / "tables/diff_calibrated.csv",
-            out / "readings/calibration.json",
-        )
+        paths = (out / "tables/calibration.csv", out / "tables/diff_calibrated.csv")
+        cal = calibration.run(cfg, sp, 2, *paths, out / "readings/calibration.json")
+        first = [p.read_bytes() for p in paths]
+        calibration.run(cfg, sp, 2, *paths, out / "readings/calibration.json")
+        again = [p.read_bytes() for p in paths]
         prior = runs.make(cfg, sp, calibration.A_PRIORI, calibration.a_priori_values(cfg, sp))
         paper = runs.published(study)
         _, reading_diff = runs.evaluate(cfg, prior, paper)
@@ -102,6 +99,8 @@ def staged(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
             "cal": cal,
             "reading_diff": reading_diff,
             "configured_diff": whole,
+            "first": first,
+            "again": again,
         }
     finally:
         os.chdir(here)
@@ -127,6 +126,10 @@ def test_each_reading_is_compared_on_both_sides_of_the_split(staged: dict[str, A
     assert all(math.isfinite(v) for v in cal["train_distance"])
     assert all(math.isfinite(v) for v in cal["validation_distance"])
     assert (cal["runs"] > 0).all()
+
+
+def test_the_same_space_gives_byte_identical_tables(staged: dict[str, Any]) -> None:
+    assert staged["again"] == staged["first"]
 
 
 def test_the_distance_uses_the_a_priori_diffs_published_rows(staged: dict[str, Any]) -> None:
