@@ -61,13 +61,14 @@ def test_the_quick_profile_runs_the_readings_stage(work: Path) -> None:
     assert verdict["overrides"] == {"measure.duration_s": 3, "measure.warmup_s": 1}
 
 
-def test_the_quick_profile_plans_every_studys_readings(work: Path) -> None:
-    dry = snakemake(work, "--cores", "2", "-n", "--configfile", "config/quick.yaml")
-    assert dry.returncode == 0, dry.stderr[-3000:]
+def test_the_quick_profile_has_every_studys_readings_rules(work: Path) -> None:
+    # The rules exist only for the spaces the stage evaluates (evaluate: true, cells covered).
+    listed = snakemake(work, "--list-rules", "--configfile", "config/quick.yaml")
+    assert listed.returncode == 0, listed.stderr[-3000:]
     for study in ("dumbbell", "ramya", "vegas", "hstcp"):
         for rule in ("screen_sensitivity", "calibrate_readings", "judge_readings"):
-            assert f"{rule}_{study}" in dry.stdout, f"{rule}_{study}"
-    assert "not evaluated" not in dry.stderr
+            assert f"{rule}_{study}" in listed.stdout, f"{rule}_{study}"
+    assert "not evaluated" not in listed.stderr
 
 
 def test_snakemakes_report_plans_without_cores(work: Path) -> None:
