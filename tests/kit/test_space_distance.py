@@ -72,3 +72,44 @@ def test_train_rows_match_by_prefix_and_the_rest_validate() -> None:
     assert valid == pytest.approx(math.log(2))
     with pytest.raises(KeyError, match="no column 'nope'"):
         distance.train_mask(diff, {"nope": ["x"]})
+
+
+def test_a_text_prefix_matches_whole_words_only() -> None:
+    tables = pd.DataFrame({"table": ["Table II", "Table III", "Table IV", "Table II (b)"]})
+    mask = distance.train_mask(tables, {"table": ["Table II"]})
+    assert mask.tolist() == [True, False, False, True]
+
+
+KEYS = ("setup", "tcp", "buffer")
+CONFIGURED = [
+    ("t1", "Reno", 10),
+    ("t1", "Newreno", 10),
+    ("t1", "Reno", 50),
+    ("t5", "Reno", 1),
+    ("t5", "Reno", 50),
+    ("ping", "Reno", 10),
+]
+
+
+def test_read_points_put_each_setups_reading_in_and_narrow_the_rest() -> None:
+    readings = {"table1": {"setup": "t1", "tcp": "Vegas"}, "t5": {"tcp": "Newreno"}}
+    cells = {"buffer": [10, 50], "tcp": ["Reno"]}
+    # Each setup's points take its reading's TCP (the cells' tcp does not narrow it); the
+    # buffers narrow; setups without a reading (ping) are left out; each point once.
+    assert space.read_points(readings, KEYS, CONFIGURED, cells) == [
+        ("t1", "Vegas", 10),
+        ("t1", "Vegas", 50),
+        ("t5", "Newreno", 50),
+    ]
+    assert space.read_points(readings, KEYS, CONFIGURED, {"setup": ["t5"]}) == [
+        ("t5", "Newreno", 1),
+        ("t5", "Newreno", 50),
+    ]
+
+
+def test_sweep_grid_holds_exactly_the_points() -> None:
+    grid = space.sweep_grid(KEYS, [("t1", "Reno", 10), ("t5", "Reno", 1)])
+    assert grid == [
+        {"name": "reading-0", "setup": ["t1"], "tcp": ["Reno"], "buffer": [10]},
+        {"name": "reading-1", "setup": ["t5"], "tcp": ["Reno"], "buffer": [1]},
+    ]

@@ -34,8 +34,14 @@ def percent(d: float) -> float:
 
 
 def _matches(cell: Any, wanted: Sequence[Any]) -> bool:
-    """A cell matches a wanted value when equal, or (text) when it starts with it."""
-    return any(cell == w or (isinstance(cell, str) and cell.startswith(str(w))) for w in wanted)
+    """A cell matches a wanted value when equal, or (text) when it starts with it as a whole word
+    ("000" matches "000_ab12.txt"; "Table II" does not match "Table III")."""
+    return any(cell == w or (isinstance(cell, str) and _starts(cell, str(w))) for w in wanted)
+
+
+def _starts(text: str, prefix: str) -> bool:
+    """text starts with prefix, and the prefix ends a word there (no letter or digit follows)."""
+    return text.startswith(prefix) and not text[len(prefix) : len(prefix) + 1].isalnum()
 
 
 def train_mask(diff: pd.DataFrame, train: Mapping[str, Sequence[Any]]) -> pd.Series:

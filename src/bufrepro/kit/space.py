@@ -81,3 +81,40 @@ def digest(block: Mapping[str, Any], leave_out: Sequence[str] = ()) -> str:
     """A short digest of a block's settings (keys in leave_out ignored): a reading's folder name."""
     kept = {k: v for k, v in block.items() if k not in leave_out}
     return hashlib.sha256(json.dumps(kept, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+
+def read_points(
+    readings: Mapping[str, Mapping[str, Any]],
+    keys: Sequence[str],
+    configured: Sequence[tuple[Any, ...]],
+    cells: Mapping[str, Sequence[Any]],
+) -> list[tuple[Any, ...]]:
+    """The points a diff reads in a grid whose published tables each name a reading.
+
+    `readings` maps a name to a partial point (its setup is its `setup` value, else its name):
+    the cell a published table is diffed against. Every configured point of a setup with a
+    reading takes that reading's values; the cells narrow the other keys (a key the reading sets
+    is the reading's, whatever the cells say; `setup` is narrowed as any key). Points of setups
+    without a reading are left out.
+    """
+    by_setup = {str(r.get("setup", name)): dict(r) for name, r in readings.items()}
+    out: dict[tuple[Any, ...], None] = {}
+    for combo in configured:
+        point = dict(zip(keys, combo, strict=True))
+        reading = by_setup.get(str(point.get("setup")))
+        if reading is None:
+            continue
+        narrowed = [k for k in cells if k in point and (k == "setup" or k not in reading)]
+        if any(point[k] not in cells[k] for k in narrowed):
+            continue
+        point.update({k: v for k, v in reading.items() if k in point})
+        out.setdefault(tuple(point[k] for k in keys), None)
+    return list(out)
+
+
+def sweep_grid(keys: Sequence[str], points: Sequence[tuple[Any, ...]]) -> list[dict[str, Any]]:
+    """A grid of named sweeps holding exactly `points`: one single-point sweep each."""
+    return [
+        {"name": f"reading-{i}", **{k: [v] for k, v in zip(keys, p, strict=True)}}
+        for i, p in enumerate(points)
+    ]

@@ -93,6 +93,14 @@ class Study:
         """The grid as the report lists it, {label: values}."""
         return {k: list(block["grid"][k]) for k in self.grid_keys}
 
+    def reading_block(self, block: Block, cells: Mapping[str, Sequence[Any]]) -> dict[str, Any]:
+        """The block one reading of the readings stage runs: the grid narrowed to `cells`.
+
+        Default (a cross-product grid): each cell key takes the cells' values. A grid whose
+        published tables each name a reading overrides it (kit.space.read_points, sweep_grid).
+        """
+        return {**block, "grid": {**block["grid"], **cells}}
+
     def check(self, block: Block) -> list[str]:
         """Config problems the schema cannot see, each naming its key (none by default)."""
         return []

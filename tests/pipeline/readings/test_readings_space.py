@@ -45,10 +45,43 @@ def test_the_dumbbell_space_loads_in_each_profile(profile: str) -> None:
         assert [p.key for p in sp.parameters] == ["tcp.mss_bytes", "tcp.max_rwnd_pkts"]
 
 
-def test_the_dumbbell_space_covers_every_unstated_parameter(cfg: dict[str, Any]) -> None:
-    sp = space.load(cfg, "dumbbell", space.files("dumbbell", ""))
+STUDIES = ("dumbbell", "ramya", "vegas", "hstcp")
+
+
+@pytest.mark.parametrize("profile", ["", "quick"])
+@pytest.mark.parametrize("study", STUDIES)
+def test_every_space_is_evaluated_within_its_budget(profile: str, study: str) -> None:
+    cfg = configuration.load(profile=profile)
+    sp = space.load(cfg, study, space.files(study, profile))
+    assert sp["evaluate"] is True
+    assert space.off_grid(cfg, sp) == {}
+    assert 0 < space.runs_per_reading(cfg, sp)
+    assert 0 < space.planned_runs(cfg, sp) <= (sp["max_runs"] or 10**9)
+
+
+def test_a_reading_of_table_level_values_runs_each_tables_cells(cfg: dict[str, Any]) -> None:
+    from bufrepro.pipeline.readings import runs
+
+    sp = space.load(cfg, "ramya", space.files("ramya", ""))
+    values = {"readings.table1.tcp": "Reno", "readings.table5.bottleneck_mbps": 0.5}
+    reading = runs.make(cfg, sp, "r", values)
+    points = {
+        (p.get("setup"), p.get("tcp"), p.get("bottleneck_mbps"), p.get("buffer"))
+        for p in registry.get("ramya").runs(reading.block)
+    }
+    # Table 1 at its configured buffers, Table 5 at the cells' buffers it has, each at the
+    # reading's values; the latency sweeps (no published table) are left out.
+    assert points == {("table1", "Reno", 0.5, b) for b in (10, 50, 100, 500)} | {
+        ("table5", "Newreno", 0.5, b) for b in (1, 3, 6, 25, 50, 100)
+    }
+    assert reading.block["readings"]["table1"]["tcp"] == "Reno"
+
+
+@pytest.mark.parametrize("study", STUDIES)
+def test_each_space_covers_every_unstated_parameter(cfg: dict[str, Any], study: str) -> None:
+    sp = space.load(cfg, study, space.files(study, ""))
     declared = {p.key for p in sp.parameters} | set(sp["fixed"])
-    assert set(registry.get("dumbbell").unstated) <= declared
+    assert set(registry.get(study).unstated) <= declared
     assert all(spec["reason"].strip() for spec in sp["parameters"].values())
     assert all(spec["reason"].strip() for spec in sp["fixed"].values())
 
@@ -104,6 +137,43 @@ def test_an_invalid_space_fails_naming_the_key(
     assert message in str(err.value)
 
 
+@pytest.mark.parametrize(
+    ("study", "change", "message"),
+    [
+        (
+            "ramya",
+            {"cells": {"setup": ["latency"]}},
+            "ramya.cells: {'setup': ['latency'], 'buffer': [1, 3, 6, 10, 25, 50, 100, 500]} "
+            "leave no run",
+        ),
+        (
+            "ramya",
+            {"parameters": {"readings.table1.tcp": {"values": ["Cubic"], "reason": "r"}}},
+            "ramya.parameters.readings.table1.tcp: value 'Cubic' is not allowed",
+        ),
+        (
+            "vegas",
+            {"cells": {"packet_bytes": [333]}},
+            "'packet_bytes': [333], 'rtt_ms': [60, 120]} leave no run that the diff reads",
+        ),
+        (
+            "hstcp",
+            {"metrics": ["jain_twoflow"]},
+            "'jain_twoflow' is not a metric of hstcp (the readings run its grid only",
+        ),
+    ],
+)
+def test_an_invalid_space_of_each_study_fails_before_any_run(
+    cfg: dict[str, Any], study: str, change: dict[str, Any], message: str
+) -> None:
+    merged = space.configs.merge(
+        space.configs.read_yaml(space.files(study, "")[0]), {study: change}
+    )
+    with pytest.raises(ConfigError) as err:
+        space.validate(cfg, study, merged)
+    assert message in str(err.value)
+
+
 def test_a_study_not_selected_is_named(cfg: dict[str, Any]) -> None:
     with pytest.raises(ConfigError, match="'nope' is not selected"):
         space.validate(cfg, "nope", {"nope": SPACE})
@@ -155,3 +225,19 @@ def test_cross_key_rules_judge_whole_readings_not_single_values(cfg: dict[str, A
     assert runs.make(short, sp, "ok", {"measure.warmup_s": 8, "measure.duration_s": 20})
     with pytest.raises(ConfigError, match=r"dumbbell.measure.warmup_s: 8 must be below"):
         runs.make(short, sp, "bad", {"measure.warmup_s": 8, "measure.duration_s": 6})
+
+
+def test_a_vegas_reading_runs_the_tables_cells_only(cfg: dict[str, Any]) -> None:
+    from bufrepro.pipeline.readings import runs
+
+    sp = space.load(cfg, "vegas", space.files("vegas", ""))
+    reading = runs.make(cfg, sp, "r", {"readings.packet.rtt_ms": 150})
+    cells = {
+        (p.get("setup"), p.get("variant"), p.get("packet_bytes"), p.get("rtt_ms"))
+        for p in registry.get("vegas").runs(reading.block)
+    }
+    # Tables II-III (both variants) at the reading's RTT, Table IV (spaced Vegas only) at the
+    # cells' RTTs: standard Vegas over the RTT sweep is compared by no published table.
+    packet = {("packet", v, b, 150) for v in ("standard", "spacing") for b in (256, 512, 1024)}
+    assert cells == packet | {("rtt", "spacing", 512, r) for r in (60, 120)}
+    assert space.runs_per_reading(cfg, sp) == 8 * 3

@@ -61,6 +61,16 @@ def test_the_quick_profile_runs_the_readings_stage(work: Path) -> None:
     assert verdict["overrides"] == {"measure.duration_s": 3, "measure.warmup_s": 1}
 
 
+def test_the_quick_profile_has_every_studys_readings_rules(work: Path) -> None:
+    # The rules exist only for the spaces the stage evaluates (evaluate: true, cells covered).
+    listed = snakemake(work, "--list-rules", "--configfile", "config/quick.yaml")
+    assert listed.returncode == 0, listed.stderr[-3000:]
+    for study in ("dumbbell", "ramya", "vegas", "hstcp"):
+        for rule in ("screen_sensitivity", "calibrate_readings", "judge_readings"):
+            assert f"{rule}_{study}" in listed.stdout, f"{rule}_{study}"
+    assert "not evaluated" not in listed.stderr
+
+
 def test_snakemakes_report_plans_without_cores(work: Path) -> None:
     # `snakemake --report` gives no --cores: the readings rules' threads must not need them.
     proc = snakemake(work, "--report", "sm-report.html", *ARGS)

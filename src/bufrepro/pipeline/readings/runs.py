@@ -19,12 +19,14 @@ from bufrepro.kit import space as kspace
 from bufrepro.kit import tables
 from bufrepro.pipeline import plan
 from bufrepro.pipeline.compare import PUBLISHED_DIR
-from bufrepro.pipeline.readings.space import Space, validate_block
+from bufrepro.pipeline.readings.space import Space, reading_block, validate_block
 
 # Settings that do not change a run's result: left out of a reading's folder name, so that the
 # same reading run on other cells or seeds shares its folder (and its runs). "compare" holds how
-# a study's metrics meet the published columns (e.g. the dumbbell's delay definition).
-NOT_SETTINGS = ("grid", "seeds", "assumptions", "claims", "compare")
+# a study's metrics meet the published columns (e.g. the dumbbell's delay definition); a study's
+# `readings` (the cell each published table is diffed against) only choose the points, whose
+# values name the run folders.
+NOT_SETTINGS = ("grid", "seeds", "assumptions", "claims", "compare", "readings")
 
 
 @dataclass(frozen=True)
@@ -51,11 +53,7 @@ def make(
 ) -> Reading:
     """The reading: the study's block with overrides, values, cells and seeds, validated."""
     name = space.study
-    block = kspace.apply(cfg[name], {**space["overrides"], **values})
-    if "grid" in block:
-        block["grid"] = {**block["grid"], **space["cells"]}
-    block["seeds"] = list(seeds or space["seeds"])
-    checked = validate_block(name, block)
+    checked = validate_block(name, reading_block(cfg, name, space.raw, values, seeds))
     return Reading(rid, name, dict(values), checked)
 
 

@@ -42,10 +42,16 @@ def design(space: Space) -> np.ndarray:
 
 
 def outputs(summary: pd.DataFrame, diff: pd.DataFrame, metrics: Sequence[str]) -> dict[str, float]:
-    """Each metric's mean over cells of log(1 + our cell mean), and the distance over all rows."""
+    """Each metric's mean over cells of log(1 + our cell mean), and the distance over all rows.
+
+    A metric the study's compare makes (not in the summary, e.g. a unit conversion) is taken
+    from the diff's own means, one per compared row.
+    """
     out = {}
     for m in metrics:
         means = pd.to_numeric(summary.loc[summary["metric"] == m, "mean"], errors="coerce")
+        if means.empty:
+            means = pd.to_numeric(diff.loc[diff["metric"] == m, "ours_mean"], errors="coerce")
         out[m] = float(np.log1p(means.clip(lower=0)).mean())
     out[DISTANCE] = kdistance.distance(diff, metrics)
     return out

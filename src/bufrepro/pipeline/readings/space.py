@@ -86,6 +86,22 @@ def validate_block(study: str, block: Mapping[str, Any], checks: bool = True) ->
     return dict(checked[study])
 
 
+def reading_block(
+    cfg: Mapping[str, Any],
+    study: str,
+    raw: Mapping[str, Any],
+    values: Mapping[str, Any] | None = None,
+    seeds: Sequence[int] = (),
+) -> dict[str, Any]:
+    """One reading's study block, not yet validated: the overrides and the reading's values
+    applied, the grid narrowed to the cells by the study itself (Study.reading_block), the seeds
+    set (default: the space's)."""
+    block = kspace.apply(cfg[study], {**raw["overrides"], **(values or {})})
+    block = dict(registry.get(study).reading_block(block, raw["cells"]))
+    block["seeds"] = list(seeds or raw["seeds"])
+    return block
+
+
 def _try(cfg: Mapping[str, Any], study: str, values: Mapping[str, Any], checks: bool = True) -> str:
     """'' when the study config with these values validates, else the first problem."""
     try:
@@ -145,18 +161,31 @@ def _other_problems(cfg: Mapping[str, Any], study: str, raw: Mapping[str, Any]) 
         for k in raw["train"]
         if k not in columns
     ]
-    known = {*spec.reported, *spec.report_metrics}
-    # A study whose diff draws on derived or rule tables may compare metrics of its own making.
-    if not (spec.derived or spec.rule_tables):
+    # The readings run a study's grid, never its own rules: with rule tables, only the metrics
+    # of the grid's runs may be compared. A study with derived tables (and no rules) may compare
+    # metrics its compare() makes (e.g. a unit conversion), which are not checked here.
+    if spec.rule_tables:
+        known, note = {*spec.reported}, " (the readings run its grid only, not its own rules)"
+    else:
+        known, note = {*spec.reported, *spec.report_metrics}, ""
+    if spec.rule_tables or not spec.derived:
         out += [
-            f"{pre}.metrics: {m!r} is not a metric of {study}; allowed: {sorted(known)}"
+            f"{pre}.metrics: {m!r} is not a metric of {study}{note}; allowed: {sorted(known)}"
             for m in raw["metrics"]
             if m not in known
         ]
-    grid = {**block["grid"], **raw["cells"]} if "grid" in block else {}
-    if not out and (
-        problem := _try(cfg, study, {**raw["overrides"], "grid": grid, "seeds": raw["seeds"]})
-    ):
+    if out:
+        return out
+    narrowed = reading_block(cfg, study, raw)
+    if not spec.points(narrowed):
+        return [
+            f"{pre}.cells: {dict(raw['cells'])} leave no run that the diff reads; allowed: "
+            f"cells of the configured grid that a published table is diffed against"
+        ]
+    try:
+        validate_block(study, narrowed)
+    except ConfigError as err:
+        problem = str(err).splitlines()[-1].strip()
         out.append(f"{pre}.cells/seeds/overrides: {problem}")
     return out
 
@@ -203,10 +232,12 @@ def off_grid(cfg: Mapping[str, Any], space: Space) -> dict[str, list[Any]]:
     diff sits beside the a-priori diff of the same cells (a test's or a user's narrowed grid
     leaves the stage out).
     """
-    grid = cfg[space.study].get("grid", {})
+    study = registry.get(space.study)
+    points = study.points(cfg[space.study])
     out = {}
     for key, values in space["cells"].items():
-        missing = [v for v in values if v not in grid.get(key, [])]
+        i = study.grid_keys.index(key)
+        missing = [v for v in values if v not in {p[i] for p in points}]
         if missing:
             out[key] = missing
     return out
@@ -223,10 +254,8 @@ def readings_count(space: Space) -> dict[str, int]:
 
 def runs_per_reading(cfg: Mapping[str, Any], space: Space, seeds: Sequence[int] = ()) -> int:
     """How many runs one reading makes: its cells x seeds, as the study plans them."""
-    block = kspace.apply(cfg[space.study], space["overrides"])
-    if "grid" in block:
-        block = {**block, "grid": {**block["grid"], **space["cells"]}}
-    return len(registry.get(space.study).runs({**block, "seeds": list(seeds or space["seeds"])}))
+    block = reading_block(cfg, space.study, space.raw, seeds=seeds)
+    return len(registry.get(space.study).runs(block))
 
 
 def planned_runs(cfg: Mapping[str, Any], space: Space) -> int:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from bufrepro.kit import space as kspace
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block, Study, Tables
 from bufrepro.studies.ramya import params as _params
@@ -105,6 +106,11 @@ class Ramya(Study):
     def grid_text(self, block: Block) -> dict[str, list[Any]]:
         """The setups and each sweep as the report lists them."""
         return _params.grid_text(block)
+
+    def reading_block(self, block: Block, cells: Mapping[str, Sequence[Any]]) -> dict[str, Any]:
+        """The runs one reading's diff reads: each table's reading at the cells' buffers."""
+        points = kspace.read_points(block["readings"], self.grid_keys, self.points(block), cells)
+        return {**block, "grid": kspace.sweep_grid(self.grid_keys, points)}
 
     def check(self, block: Block) -> list[str]:
         """Each setup's window, the series seed, unique sweep names, the claims' ranges."""

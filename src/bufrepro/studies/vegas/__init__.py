@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from bufrepro.kit import space as kspace
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block, Study, Tables
 from bufrepro.studies.vegas import params as scenario
@@ -127,6 +128,20 @@ class Vegas(Study):
     def grid_text(self, block: Block) -> dict[str, list[Any]]:
         """The setups and each sweep as the report lists them."""
         return scenario.grid_text(block)
+
+    def reading_block(self, block: Block, cells: Mapping[str, Sequence[Any]]) -> dict[str, Any]:
+        """The runs one reading's diff reads: Tables II-IV's (setup, variant) cells, each setup
+        at its reading, within the cells."""
+        from bufrepro.studies.vegas.tables import TABLES
+
+        keys = self.grid_keys
+        setup, variant = keys.index("setup"), keys.index("variant")
+        points = [
+            p
+            for p in kspace.read_points(block["readings"], keys, self.points(block), cells)
+            if (p[setup], p[variant]) in set(TABLES.values())
+        ]
+        return {**block, "grid": kspace.sweep_grid(self.grid_keys, points)}
 
     def check(self, block: Block) -> list[str]:
         """Windows, sweeps, RTTs above the fixed delays, starts before the end, Tables V-VI."""
