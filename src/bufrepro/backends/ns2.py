@@ -11,6 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from bufrepro.backends import tally
 from bufrepro.backends.base import RunSpec
 from bufrepro.kit.paths import REPO_ROOT
 from bufrepro.kit.templates import environment
@@ -77,13 +78,17 @@ class Ns2:
         template = environment(TEMPLATE_DIR).get_template(spec.template)
         return "sim.tcl", template.render(**spec.params)
 
+    def run_binary(self, spec: RunSpec) -> str:
+        """The run's ns: the patched build for a scenario that counts in ns (trace_level tally)."""
+        return self.patched if tally.needs_patched(spec.params) else self.binary(spec.options)
+
     def simulate(self, spec: RunSpec) -> list[str]:
         """ns sim.tcl, run in the run folder."""
-        return [self.binary(spec.options), "sim.tcl"]
+        return [self.run_binary(spec), "sim.tcl"]
 
     def identity(self, spec: RunSpec) -> dict[str, str]:
         """Binary path, Debian package (or patched build), sha256 and ns-version."""
-        return dict(_identity(self.binary(spec.options)))
+        return dict(_identity(self.run_binary(spec)))
 
     def finish_time(self, stdout: str) -> float | None:
         """The time of the scenario's 'BUFREPRO_DONE <t>' line."""

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from bufrepro.backends import tally
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block, Study, Tables
 from bufrepro.studies.dumbbell import params as run_params
@@ -108,8 +109,10 @@ class Dumbbell(Study):
         return run_params.config_problems(self.name, block)
 
     def params(self, block: Block, point: RunPoint) -> dict[str, Any]:
-        """Template variables of one run."""
-        return run_params.params(block, point)
+        """Template variables of one run (trace_level "none" is the benchmark's ns alone)."""
+        made = run_params.params(block, point)
+        made.update(tally.template_vars(block["trace_level"], self.parse_args(block, point)))
+        return made
 
     def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
         """Parser variables of one run, with the scenario's fingerprint (nodes, links, delay)."""
@@ -123,6 +126,7 @@ class Dumbbell(Study):
             links=",".join(links),
             link_delay=block["topology"]["bottleneck_delay_ms"] / 1000,
         )
+        args.update(tally.parser_vars(block["trace_level"]))
         return args
 
     def compare(self, block: Block, tables: Tables) -> dict[str, pd.DataFrame]:

@@ -89,8 +89,6 @@ def params(block: Block, point: RunPoint) -> dict[str, Any]:
         # The header line the scenario writes first into its trace (the parser checks it).
         "fingerprint": fingerprint(point, block["measure"]["duration_s"]),
         "trace_file": TRACE_FILE,
-        # Everything traced; the benchmark renders "none" for ns alone (Study.untraced).
-        "trace_level": "full",
     }
 
 

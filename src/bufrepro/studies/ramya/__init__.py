@@ -7,6 +7,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from bufrepro.backends import tally
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block, Study, Tables
 from bufrepro.studies.ramya import params as _params
@@ -111,8 +112,10 @@ class Ramya(Study):
         return _params.check(block)
 
     def params(self, block: Block, point: RunPoint) -> dict[str, Any]:
-        """Template variables of one run."""
-        return _params.params(block, point)
+        """Template variables of one run (trace_level "none" is the benchmark's ns alone)."""
+        made = _params.params(block, point)
+        made.update(tally.template_vars(block["trace_level"], self.parse_args(block, point)))
+        return made
 
     def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
         """The setup's window, accounting limits, the R1 -> R2 link, the scenario's fingerprint."""
@@ -120,6 +123,7 @@ class Ramya(Study):
         # client 0, R1 1, R2 2, server 3, ping client 4, ping server 5 (tcl/ramya).
         delay_ms = _params.params(block, point)["bottleneck_delay_ms"]
         args.update(n_nodes=6, links="0-1,1-2,2-3,4-1,2-5", link_delay=delay_ms / 1000)
+        args.update(tally.parser_vars(block["trace_level"]))
         return args
 
     def derive(

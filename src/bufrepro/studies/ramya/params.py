@@ -141,8 +141,6 @@ def params(block: Block, point: RunPoint) -> dict[str, Any]:
         # The header line the scenario writes first into each parsed stream (its parser checks it).
         "fingerprint": fingerprint(point, setup["duration_s"]),
         "trace_file": STREAM,
-        # Everything traced; the benchmark renders "none" for ns alone (Study.untraced).
-        "trace_level": "full",
         "rtt_file": RTT_FILE,
         "ping_file": PING_FILE,
         "queue_file": QUEUE_FILE,
