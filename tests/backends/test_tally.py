@@ -141,3 +141,17 @@ def test_template_vars_refuse_an_unknown_level() -> None:
         tally.template_vars("none", {})
     assert tally.template_vars("full", {"t0": 1})["tally_params"] == []
     assert tally.template_vars("tally", {"t0": 1.5, "x": 2})["tally_params"] == [("t0", "1.5")]
+
+
+def test_the_tally_build_option_runs_debians_ns_unless_counting(patched_ns: Path) -> None:
+    cfg = config("full")
+    ns2 = backends.get("ns2", cfg)
+    assert ns2.requires({"build": "tally"}) == ["results/ns2/ns-patched.json"]
+    assert ns2.binary({"build": "tally"}) == ns2.binary({})
+    point = registry.get("dumbbell").runs(cfg["dumbbell"])[0]
+    spec = dataclasses.replace(plan.spec(cfg, point), options={"build": "tally"})
+    assert ns2.simulate(spec)[0] == ns2.binary({})
+    counted = plan.spec(config("tally"), point)
+    assert ns2.simulate(counted)[0] == str(patched_ns)
+    with pytest.raises(ValueError, match="allowed: stock, patched, tally"):
+        ns2.binary({"build": "debug"})

@@ -19,6 +19,9 @@ from bufrepro.kit.templates import environment
 TEMPLATE_DIR = REPO_ROOT / "tcl"
 BUILD_RECORD = "results/ns2/ns-patched.json"
 DONE = re.compile(r"^BUFREPRO_DONE (\S+)$", re.MULTILINE)
+# A study's backend option "build": Debian's ns, the patched build, or Debian's ns unless the
+# scenario counts in ns (trace_level tally: the patched build's WiredTally).
+BUILDS = ("stock", "patched", "tally")
 
 
 @cache
@@ -67,10 +70,14 @@ class Ns2:
         self.patched = f"{prefix}/bin/ns-patched"
 
     def binary(self, options: Mapping[str, str]) -> str:
-        """The ns executable for a study's backend options ({"build": "patched"} or none)."""
+        """The ns executable for a study's backend options: {"build": B} with B in BUILDS.
+
+        "tally": Debian's ns, except for scenarios that count in ns (run_binary), which need
+        the patched build; the workflow builds it first for such a study (requires).
+        """
         build = options.get("build", "stock")
-        if build not in ("stock", "patched"):
-            raise ValueError(f"ns2 backend: build {build!r}; allowed: stock, patched")
+        if build not in BUILDS:
+            raise ValueError(f"ns2 backend: build {build!r}; allowed: {', '.join(BUILDS)}")
         return self.patched if build == "patched" else self.stock
 
     def scenario(self, spec: RunSpec) -> tuple[str, str]:
@@ -96,8 +103,8 @@ class Ns2:
         return float(match.group(1)) if match else None
 
     def requires(self, options: Mapping[str, str]) -> list[str]:
-        """The patched build's record for studies on the patched ns; nothing otherwise."""
-        return [BUILD_RECORD] if options.get("build") == "patched" else []
+        """The patched build's record for studies that may run it; nothing otherwise."""
+        return [BUILD_RECORD] if options.get("build") in ("patched", "tally") else []
 
 
 def make(settings: Mapping[str, Any]) -> Ns2:
