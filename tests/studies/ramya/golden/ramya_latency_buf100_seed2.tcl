@@ -1,6 +1,10 @@
 
 # bufrepro: ramya scenario (rendered; do not edit by hand)
 # study=ramya setup=latency tcp=Newreno bottleneck_mbps=0.5 delay_scale=1.0 rwnd_bytes=102400 (window_ 191 segments) buffer=100 frames (ns-2 queue-limit 101) seed=2
+# Only the packet headers this scenario uses (Common is always kept): ns-2 otherwise allocates,
+# zeroes and copies every protocol's header for every packet. The output is the same to the byte.
+remove-all-packet-headers
+add-packet-header IP TCP Flags Ping
 set ns [new Simulator]
 $defaultRNG seed 2
 

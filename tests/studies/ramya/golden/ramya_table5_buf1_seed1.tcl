@@ -1,6 +1,10 @@
 
 # bufrepro: ramya scenario (rendered; do not edit by hand)
 # study=ramya setup=table5 tcp=Newreno bottleneck_mbps=1.0 delay_scale=1.0 rwnd_bytes=102400 (window_ 191 segments) buffer=1 frames (ns-2 queue-limit 2) seed=1
+# Only the packet headers this scenario uses (Common is always kept): ns-2 otherwise allocates,
+# zeroes and copies every protocol's header for every packet. The output is the same to the byte.
+remove-all-packet-headers
+add-packet-header IP TCP Flags Ping
 set ns [new Simulator]
 $defaultRNG seed 1
 
