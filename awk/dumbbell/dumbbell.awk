@@ -96,4 +96,8 @@
 #   link_departed_pkts   '-' events on the link in [t0, t1]
 BEGIN { PROG = "dumbbell.awk" }
 
+# With -v tally=1 the stream is the patched ns-2's WiredTally stream (trace_level tally):
+# lib/tally.awk reads and checks it and prints the same metrics (its rules come first and
+# consume every line); otherwise lib/wired.awk reads the text trace.
+@include "tally.awk"
 @include "wired.awk"

@@ -102,4 +102,8 @@
 #   link_departed_pkts   '-' events on the link in [t0, t1]
 BEGIN { PROG = "ramya.awk"; LOSS_RATE_NAME["ping"] = "ping_pkt_loss_rate" }
 
+# With -v tally=1 the stream is the patched ns-2's WiredTally stream (trace_level tally):
+# lib/tally.awk reads and checks it and prints the same metrics (its rules come first and
+# consume every line); otherwise lib/wired.awk reads the text trace.
+@include "tally.awk"
 @include "wired.awk"

@@ -11,6 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from bufrepro.backends import tally
 from bufrepro.backends.base import RunSpec
 from bufrepro.kit.paths import REPO_ROOT
 from bufrepro.kit.templates import environment
@@ -18,6 +19,9 @@ from bufrepro.kit.templates import environment
 TEMPLATE_DIR = REPO_ROOT / "tcl"
 BUILD_RECORD = "results/ns2/ns-patched.json"
 DONE = re.compile(r"^BUFREPRO_DONE (\S+)$", re.MULTILINE)
+# A study's backend option "build": Debian's ns, the patched build, or Debian's ns unless the
+# scenario counts in ns (trace_level tally: the patched build's WiredTally).
+BUILDS = ("stock", "patched", "tally")
 
 
 @cache
@@ -66,10 +70,14 @@ class Ns2:
         self.patched = f"{prefix}/bin/ns-patched"
 
     def binary(self, options: Mapping[str, str]) -> str:
-        """The ns executable for a study's backend options ({"build": "patched"} or none)."""
+        """The ns executable for a study's backend options: {"build": B} with B in BUILDS.
+
+        "tally": Debian's ns, except for scenarios that count in ns (run_binary), which need
+        the patched build; the workflow builds it first for such a study (requires).
+        """
         build = options.get("build", "stock")
-        if build not in ("stock", "patched"):
-            raise ValueError(f"ns2 backend: build {build!r}; allowed: stock, patched")
+        if build not in BUILDS:
+            raise ValueError(f"ns2 backend: build {build!r}; allowed: {', '.join(BUILDS)}")
         return self.patched if build == "patched" else self.stock
 
     def scenario(self, spec: RunSpec) -> tuple[str, str]:
@@ -77,13 +85,17 @@ class Ns2:
         template = environment(TEMPLATE_DIR).get_template(spec.template)
         return "sim.tcl", template.render(**spec.params)
 
+    def run_binary(self, spec: RunSpec) -> str:
+        """The run's ns: the patched build for a scenario that counts in ns (trace_level tally)."""
+        return self.patched if tally.needs_patched(spec.params) else self.binary(spec.options)
+
     def simulate(self, spec: RunSpec) -> list[str]:
         """ns sim.tcl, run in the run folder."""
-        return [self.binary(spec.options), "sim.tcl"]
+        return [self.run_binary(spec), "sim.tcl"]
 
     def identity(self, spec: RunSpec) -> dict[str, str]:
         """Binary path, Debian package (or patched build), sha256 and ns-version."""
-        return dict(_identity(self.binary(spec.options)))
+        return dict(_identity(self.run_binary(spec)))
 
     def finish_time(self, stdout: str) -> float | None:
         """The time of the scenario's 'BUFREPRO_DONE <t>' line."""
@@ -91,8 +103,8 @@ class Ns2:
         return float(match.group(1)) if match else None
 
     def requires(self, options: Mapping[str, str]) -> list[str]:
-        """The patched build's record for studies on the patched ns; nothing otherwise."""
-        return [BUILD_RECORD] if options.get("build") == "patched" else []
+        """The patched build's record for studies that may run it; nothing otherwise."""
+        return [BUILD_RECORD] if options.get("build") in ("patched", "tally") else []
 
 
 def make(settings: Mapping[str, Any]) -> Ns2:

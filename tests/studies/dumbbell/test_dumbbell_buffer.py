@@ -68,6 +68,7 @@ def test_buffer_3_holds_waiting_packets(
 ) -> None:
     block = copy.deepcopy(tiny_cfg["dumbbell"])
     block["topology"]["buffer_counts"] = counts
+    block["trace_level"] = "full"  # the text trace: its queue events are counted here
     block["measure"]["duration_s"] = 10
     seen = {queue: _run(tmp_path, block, queue, 3) for queue in ("DropTail", "RED")}
     assert seen == expected
@@ -105,6 +106,7 @@ def test_sources_and_syn(
     block = copy.deepcopy(tiny_cfg["dumbbell"])
     block["tcp"].update(sources=sources, syn=syn)
     block["measure"]["duration_s"] = 3
+    block["trace_level"] = "full"  # the text trace: its first packets are read here
     first = _first_tcp_sizes(_trace(tmp_path / "run", block, "DropTail", 10))
     assert len(first) == sources
     assert set(first.values()) == {size}

@@ -45,6 +45,8 @@ def test_parse_args_name_window_and_bottleneck(tiny_cfg: dict[str, Any]) -> None
         "n_nodes": 8,
         "links": "0-4,1-4,2-4,3-4,4-5,5-6,5-7",
         "link_delay": 0.01,
+        # trace_level tally (the default): the parser reads ns's WiredTally stream
+        "tally": 1,
     }
 
 

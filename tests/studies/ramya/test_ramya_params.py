@@ -98,6 +98,8 @@ def test_parse_args_name_window_and_bottleneck(tiny_cfg: dict[str, Any]) -> None
         "n_nodes": 6,
         "links": "0-1,1-2,2-3,4-1,2-5",
         "link_delay": 0.02,
+        # trace_level tally (the default): the parser reads ns's WiredTally stream
+        "tally": 1,
     }
 
 

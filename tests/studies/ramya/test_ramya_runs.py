@@ -48,6 +48,7 @@ def test_ns2_queue_limit_counts_the_packet_on_the_wire(
     # buffer_counts total: 1 frame -> ns-2 limit 1, and ns-2's DropTail then drops every packet.
     cfg = copy.deepcopy(tiny_cfg)
     cfg["ramya"]["topology"]["buffer_counts"] = "total"
+    cfg["ramya"]["trace_level"] = "full"  # the text trace's events are read below
     spec = plan.spec(cfg, point(cfg, "table5", 1, 1), tmp_path)
     write_inputs(spec, *backends.get("ns2", cfg).scenario(spec))
     subprocess.run(["ns", "sim.tcl"], cwd=spec.run_dir, capture_output=True, check=True)

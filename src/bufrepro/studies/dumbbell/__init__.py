@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from bufrepro.backends import tally
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block, Study, Tables
 from bufrepro.studies.dumbbell import http
@@ -28,6 +29,11 @@ HTTP_METRICS = (
 )
 
 
+def _trace_level(block: Block) -> str:
+    """The run's trace level: the HTTP reading reads the text trace (http.awk), whatever is set."""
+    return "full" if http.is_http(block) else str(block["trace_level"])
+
+
 class Dumbbell(Study):
     """Three TCP flows and one CBR flow over a lossy low-bandwidth bottleneck, buffer swept."""
 
@@ -39,6 +45,8 @@ class Dumbbell(Study):
     # The HTTP reading's runs: their parser, and PackMime's logs it reads (deleted after the run).
     other_parsers = (http.PARSER,)
     side_files = (http.OBJECTS_FILE, http.REQUESTS_FILE)
+    # trace_level tally counts in the patched ns (built first); full runs Debian's ns.
+    backend_options: ClassVar[Mapping[str, str]] = MappingProxyType({"build": "tally"})
     runs_per_job = 50
     grid_keys = ("queue", "plr", "bottleneck_mbps", "buffer")
     path_labels: ClassVar[Mapping[str, str]] = MappingProxyType(
@@ -135,8 +143,10 @@ class Dumbbell(Study):
         return run_params.config_problems(self.name, block)
 
     def params(self, block: Block, point: RunPoint) -> dict[str, Any]:
-        """Template variables of one run."""
-        return run_params.params(block, point)
+        """Template variables of one run (trace_level "none" is the benchmark's ns alone)."""
+        made = run_params.params(block, point)
+        made.update(tally.template_vars(_trace_level(block), self.parse_args(block, point)))
+        return made
 
     def parser_for(self, block: Block, point: RunPoint) -> str:
         """dumbbell.awk under FTP; http.awk (the same metrics and the web objects') under HTTP."""
@@ -154,6 +164,7 @@ class Dumbbell(Study):
             links=",".join(links),
             link_delay=block["topology"]["bottleneck_delay_ms"] / 1000,
         )
+        args.update(tally.parser_vars(_trace_level(block)))
         return args
 
     def compare(self, block: Block, tables: Tables) -> dict[str, pd.DataFrame]:

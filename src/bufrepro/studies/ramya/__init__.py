@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from bufrepro.backends import tally
 from bufrepro.kit import space as kspace
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block, Study, Tables
@@ -39,10 +40,13 @@ class Ramya(Study):
     side_parser = "ramya/side.awk"
     side_files = (_params.RTT_FILE, _params.PING_FILE, _params.QUEUE_FILE)
     kept_files = (_params.QUEUE_FILE,)
-    # Streamed (ns-2 and ramya.awk, then side.awk), the largest-buffer runs of the default
-    # profile took 11.5 s (table1, 1000 s), 5.1 s (table5, 180 s) and 10.0 s (latency, 300 s):
-    # a job of 4 runs takes about 20-50 s.
-    runs_per_job = 4
+    # trace_level tally counts in the patched ns (built first); full runs Debian's ns.
+    backend_options: ClassVar[Mapping[str, str]] = MappingProxyType({"build": "tally"})
+    # With trace_level full (the text trace streamed into ramya.awk, then side.awk), the
+    # largest-buffer runs of the default profile took 11.5 s (table1, 1000 s), 5.1 s (table5,
+    # 180 s) and 10.0 s (latency, 300 s); counted in ns (tally) a default run costs about 1 s
+    # (8 sampled runs: 8.9 s wall on a loaded machine), so a job of 16 runs takes 10-30 s.
+    runs_per_job = 16
     grid_keys = _params.KEYS
     path_labels = MappingProxyType(dict(_params.PATH_LABELS))
     unstated = _params.UNSTATED
@@ -117,8 +121,10 @@ class Ramya(Study):
         return _params.check(block)
 
     def params(self, block: Block, point: RunPoint) -> dict[str, Any]:
-        """Template variables of one run."""
-        return _params.params(block, point)
+        """Template variables of one run (trace_level "none" is the benchmark's ns alone)."""
+        made = _params.params(block, point)
+        made.update(tally.template_vars(block["trace_level"], self.parse_args(block, point)))
+        return made
 
     def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
         """The setup's window, accounting limits, the R1 -> R2 link, the scenario's fingerprint."""
@@ -126,6 +132,7 @@ class Ramya(Study):
         # client 0, R1 1, R2 2, server 3, ping client 4, ping server 5 (tcl/ramya).
         delay_ms = _params.params(block, point)["bottleneck_delay_ms"]
         args.update(n_nodes=6, links="0-1,1-2,2-3,4-1,2-5", link_delay=delay_ms / 1000)
+        args.update(tally.parser_vars(block["trace_level"]))
         return args
 
     def derive(

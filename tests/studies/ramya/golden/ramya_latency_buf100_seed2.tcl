@@ -1,6 +1,10 @@
 
 # bufrepro: ramya scenario (rendered; do not edit by hand)
 # study=ramya setup=latency tcp=Newreno bottleneck_mbps=0.5 delay_scale=1.0 rwnd_bytes=102400 (window_ 191 segments) buffer=100 frames (ns-2 queue-limit 101) seed=2
+# Only the packet headers this scenario uses (Common is always kept): ns-2 otherwise allocates,
+# zeroes and copies every protocol's header for every packet. The output is the same to the byte.
+remove-all-packet-headers
+add-packet-header IP TCP Flags Ping
 set ns [new Simulator]
 $defaultRNG seed 2
 
@@ -20,6 +24,18 @@ set tf [open out.tr w]
 # their parsers check study, seed, end and run.
 puts $tf "# bufrepro ramya run=a3e7306cd74d3fe5 seed=2 end=5"
 $ns trace-all $tf
+# trace_level tally (the patched ns-2): every traced event is counted in ns by WiredTally with
+# the parser's definitions instead of being written; finish writes its small stream.
+set tally [new WiredTally]
+$tally param t0 {0}
+$tally param t1 {5}
+$tally param t_end {5}
+$tally param max_age {4}
+$tally param link_from {1}
+$tally param link_to {2}
+$tally param link_bps {500000}
+$tally param link_delay {0.02}
+$tally start
 
 # --- Topology (Fig. 1): client 0 - R1 1 - R2 2 - server 3; ping client 4 at R1, ping server 5 at R2 ---
 for {set i 0} {$i < 6} {incr i} { set n($i) [$ns node] }
@@ -98,6 +114,7 @@ $ns at [expr {0.0 + [$phase value]}] "send_ping"
 proc finish {} {
     global ns tf qf rf pf
     $ns flush-trace
+    puts -nonewline $tf [[set ::tally] report]
     close $tf
     close $qf
     close $rf
