@@ -49,6 +49,7 @@ def test_the_delay_column_reads_the_chosen_metric(
 
 
 def _kept_run(cfg: dict[str, Any], where: Path) -> Path:
+    cfg["dumbbell"]["trace_level"] = "full"  # the text trace: its packets are read here
     point = STUDY.runs(cfg["dumbbell"])[0]
     spec = dataclasses.replace(plan.spec(cfg, point), run_dir=where)
     assert execute(backends.get("ns2", cfg), spec, True) == "ran"

@@ -1,6 +1,10 @@
 
 # bufrepro: dumbbell scenario (rendered; do not edit by hand)
 # study=dumbbell queue=RED plr=0.05 bottleneck_mbps=0.5 buffer=5 seed=1
+# Only the packet headers this scenario uses (Common is always kept): ns-2 otherwise allocates,
+# zeroes and copies every protocol's header for every packet. The output is the same to the byte.
+remove-all-packet-headers
+add-packet-header IP TCP Flags RTP
 set ns [new Simulator]
 $defaultRNG seed 1
 
