@@ -72,12 +72,15 @@ def session_procs(sid: int) -> list[Proc]:
 
 
 def ns_runs(procs: list[Proc]) -> bool:
-    return any(p.comm == "ns" for p in procs)
+    """Debian's ns or the patched build (the tally's and vegas's) is simulating."""
+    return any(p.comm in ("ns", "ns-patched") for p in procs)
 
 
 def parser_runs(procs: list[Proc]) -> bool:
-    """A parser runs on its own: gawk draining the stream or reading the side files, ns done."""
-    return any(p.comm == "gawk" for p in procs) and not ns_runs(procs)
+    """A study parser runs on its own: gawk draining the stream or reading the side files, ns
+    done (not the awk of a configure script while reproduce.sh builds ns-2)."""
+    parsing = any(p.comm == "gawk" and "/awk/" in p.cmdline for p in procs)
+    return parsing and not ns_runs(procs)
 
 
 def aggregation_runs(procs: list[Proc]) -> bool:
@@ -92,9 +95,11 @@ KILL_POINTS: dict[str, Callable[[list[Proc]], bool]] = {
 
 
 def prepare(dest: Path) -> Path:
-    """A fresh copy of the repo sharing this repo's virtualenv."""
+    """A fresh copy of the repo sharing this repo's virtualenv and ns-2 build."""
     work = repro.copy_repo(dest)
     (work / ".venv").symlink_to(repro.REPO / ".venv")
+    if (repro.REPO / ".ns2").exists():
+        (work / ".ns2").symlink_to(repro.REPO / ".ns2")
     return work
 
 

@@ -12,7 +12,7 @@ import pandas as pd
 from bufrepro import registry
 from bufrepro.kit import tables
 from bufrepro.pipeline.readings import runs as rruns
-from bufrepro.pipeline.readings.calibration import A_PRIORI, a_priori_values
+from bufrepro.pipeline.readings.calibration import A_PRIORI, a_priori_values, design
 from bufrepro.pipeline.readings.space import Space
 
 # claims.csv's columns every study writes (a study may add more, e.g. shape_verdict).
@@ -64,12 +64,20 @@ def judged(
     return claims
 
 
+def _values(cfg: Mapping[str, Any], space: Space, rid: str) -> dict[str, Any]:
+    """A reading's values as the calibration made them (types included: calibration.json stores
+    10 as 10.0, which would name another run folder)."""
+    if rid == A_PRIORI:
+        return a_priori_values(cfg, space)
+    return dict(design(space)[int(rid.removeprefix("lhs"))])
+
+
 def calibrated(cfg: Mapping[str, Any], space: Space, state: Path) -> pd.DataFrame:
     """The claims on the best reading (calibration.json's `best`), beside the a-priori reading's
     verdicts on the same cells; marked fitted, with the best reading's distances."""
     cal = json.loads(state.read_text(encoding="utf-8"))
     paper = rruns.published(space.study)
-    best = rruns.make(cfg, space, str(cal["best"]), cal["values"])
+    best = rruns.make(cfg, space, str(cal["best"]), _values(cfg, space, str(cal["best"])))
     prior = rruns.make(cfg, space, A_PRIORI, a_priori_values(cfg, space))
     ours = judged(cfg, best, paper)
     base = judged(cfg, prior, paper) if prior.folder != best.folder else ours
