@@ -13,6 +13,7 @@ import pytest
 
 from bufrepro.pipeline import configuration, report
 from bufrepro.pipeline.readings import calibration, claims, space
+from bufrepro.pipeline.readings import runs as rruns
 
 SPACE: dict[str, Any] = {
     "parameters": {
@@ -135,3 +136,14 @@ def test_a_study_not_evaluated_gets_one_row_with_the_reason(tmp_path: Path) -> N
     assert table["verdict"].iloc[0] == "not judged"
     shown = report.calibrated_claims(tmp_path)
     assert shown == {"reason": reason, "by_claim": {}}
+
+
+def test_the_best_reading_names_the_folder_its_runs_were_made_in() -> None:
+    """calibration.json stores 10 as 10.0: the claims rebuild each reading's values as the
+    calibration made them, so they find the calibration's run folders (hstcp's access_ratio)."""
+    cfg = configuration.load(profile="quick")
+    sp = space.load(cfg, "hstcp", space.files("hstcp", "quick"))
+    for i, values in enumerate(calibration.design(sp)):
+        rid = f"lhs{i:03d}"
+        made = rruns.make(cfg, sp, rid, values).folder
+        assert rruns.make(cfg, sp, rid, claims._values(cfg, sp, rid)).folder == made
