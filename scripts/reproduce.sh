@@ -17,7 +17,7 @@ mkdir -p results/logs
 log=results/logs/snakemake.log
 echo "[reproduce] snakemake --cores $cores --keep-going --rerun-incomplete $*  (job lines: $log)"
 if [ ! -x .ns2/bin/ns-patched ]; then
-  echo "[reproduce] no patched ns-2 in .ns2/ yet: if vegas runs, the workflow builds it first (minutes; progress: results/logs/build_ns2.log)"
+  echo "[reproduce] no patched ns-2 in .ns2/ yet: dumbbell, ramya (counting in ns), vegas and hstcp need it, so the workflow builds it first (minutes; progress: results/logs/build_ns2.log)"
 fi
 start=$(date +%s)
 snakemake --cores "$cores" --keep-going --rerun-incomplete "$@" > "$log" 2>&1 &
