@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mutations import Originals
+
 from bufrepro import backends, registry
 from bufrepro.backends.base import RunSpec, execute, parser_command
 from bufrepro.kit.grid import RunPoint
@@ -204,4 +206,20 @@ def parse(spec: RunSpec, files: list[Path], program: str = "") -> subprocess.Com
     cmd = parser_command(program or spec.parser, spec.parser_args, [str(f) for f in files])
     return subprocess.run(
         cmd, cwd=spec.run_dir, capture_output=True, check=False, env=_env(), timeout=120
+    )
+
+
+def originals(
+    kept: dict[str, KeptRun], study: str, foreign: KeptRun, bottleneck: tuple[str, str]
+) -> Originals:
+    """What a mutation is made from: the study's kept stream, its scenario's, seed's and
+    buffer's siblings, a foreign study's stream and the bottleneck's node pair."""
+    run = kept[study]
+    return Originals(
+        own=run.stream.read_bytes(),
+        other_scenario=run.other_stream().read_bytes(),
+        other_study=foreign.stream.read_bytes(),
+        other_seed=(run.other_seed.run_dir / run.other_seed.stream).read_bytes(),
+        other_buffer=(run.other_buffer.run_dir / run.other_buffer.stream).read_bytes(),
+        bottleneck=bottleneck,
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import fault_runs
 import pytest
 from fault_runs import STUDIES, KeptRun, kept_runs, parse
 from mutations import KINDS, Originals
@@ -28,15 +29,7 @@ def kept(tmp_path_factory: pytest.TempPathFactory, patched_ns: Path) -> dict[str
 
 
 def originals(kept: dict[str, KeptRun], study: str) -> Originals:
-    run = kept[study]
-    return Originals(
-        own=run.stream.read_bytes(),
-        other_scenario=run.other_stream().read_bytes(),
-        other_study=kept[FOREIGN[study]].stream.read_bytes(),
-        other_seed=(run.other_seed.run_dir / run.other_seed.stream).read_bytes(),
-        other_buffer=(run.other_buffer.run_dir / run.other_buffer.stream).read_bytes(),
-        bottleneck=BOTTLENECK[study],
-    )
+    return fault_runs.originals(kept, study, kept[FOREIGN[study]], BOTTLENECK[study])
 
 
 def assert_fails_loudly(proc: object, name: str, run_dir: Path) -> None:
