@@ -105,6 +105,11 @@ class Study:
         """Config problems the schema cannot see, each naming its key (none by default)."""
         return []
 
+    def side_runs(self, cfg: Mapping[str, Any]) -> list[Any]:
+        """Run specs (backends.base.RunSpec) the study's own rules make beside its grid, such as
+        hstcp's two-flow runs: the benchmark's floor counts them (none by default)."""
+        return []
+
     # -- one run ----------------------------------------------------------------------------
     def params(self, block: Block, point: grid.RunPoint) -> dict[str, Any]:
         """Template variables of one run (only validated numbers and enums)."""

@@ -80,14 +80,41 @@ def run_costs(cfg: Mapping[str, Any], name: str, k: int, work: Path) -> dict[str
     return totals
 
 
+def reading_specs(cfg: Mapping[str, Any], name: str) -> list[RunSpec]:
+    """Every distinct run of the study's readings stage (Morris and calibration designs), as the
+    stage plans them: none when the study declares no evaluated space or its cells are off-grid."""
+    from bufrepro.pipeline.readings import calibration, sensitivity
+    from bufrepro.pipeline.readings import runs as rruns
+    from bufrepro.pipeline.readings import space as rspace
+
+    if name not in rspace.studies_with_space([name]):
+        return []
+    space = rspace.load(cfg, name, rspace.files(name, str(cfg.get("profile") or "")))
+    if not space["evaluate"] or rspace.off_grid(cfg, space):
+        return []
+    readings = sensitivity.make_readings(cfg, space, sensitivity.design(space))
+    readings += calibration.make_readings(cfg, space)
+    unique = {str(s.run_dir): s for r in readings for s in rruns.specs(cfg, r)}
+    return list(unique.values())
+
+
+def all_specs(cfg: Mapping[str, Any], name: str) -> list[RunSpec]:
+    """The study's grid runs, its own rules' runs, then its readings' distinct runs: every run
+    the workflow makes."""
+    study = registry.get(name)
+    grid = [plan.spec(cfg, point) for point in study.runs(cfg[name])]
+    return grid + list(study.side_runs(cfg)) + reading_specs(cfg, name)
+
+
 def floor_all(cfg: Mapping[str, Any], names: Sequence[str], cores: int, work: Path) -> float:
-    """Summed wall seconds of every configured run untraced, run `cores` at a time."""
+    """Summed wall seconds of every run the workflow makes (grid and readings) untraced,
+    run `cores` at a time."""
     jobs = []
     for name in names:
         study = registry.get(name)
         backend = backends.get(study.backend, cfg)
-        for i, point in enumerate(study.runs(cfg[name])):
-            spec = untraced(plan.spec(cfg, point), study.untraced)
+        for i, spec in enumerate(all_specs(cfg, name)):
+            spec = untraced(spec, study.untraced)
             jobs.append((backend, dataclasses.replace(spec, run_dir=work / name / f"f{i}")))
     with ThreadPoolExecutor(max_workers=cores) as pool:
         walls = list(pool.map(lambda job: floor_run(*job)[0], jobs))
@@ -144,9 +171,11 @@ def report_workflow(
     """The workflow's wall time against every run untraced, `cores` at a time, in one sitting."""
     floor = floor_all(cfg, names, cores, work / "floor")
     wall = workflow_wall(repo, work / "repo", cores, args)
-    runs = sum(len(registry.get(n).runs(cfg[n])) for n in names)
+    grid = sum(len(registry.get(n).runs(cfg[n])) for n in names)
+    runs = sum(len(all_specs(cfg, n)) for n in names)
     return (
-        f"{runs} runs of {', '.join(names)} on {cores} cores: sum of untraced ns {floor:.1f} s "
+        f"{runs} runs ({grid} of the grids, {runs - grid} of the readings) of "
+        f"{', '.join(names)} on {cores} cores: sum of untraced ns {floor:.1f} s "
         f"(/ {cores} cores = {floor / cores:.1f} s); workflow wall {wall:.1f} s; "
         f"ratio {wall / (floor / cores):.2f}x"
     )

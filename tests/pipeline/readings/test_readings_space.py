@@ -241,3 +241,25 @@ def test_a_vegas_reading_runs_the_tables_cells_only(cfg: dict[str, Any]) -> None
     packet = {("packet", v, b, 150) for v in ("standard", "spacing") for b in (256, 512, 1024)}
     assert cells == packet | {("rtt", "spacing", 512, r) for r in (60, 120)}
     assert space.runs_per_reading(cfg, sp) == 8 * 3
+
+
+def test_a_reading_the_study_cannot_run_fails_before_any_run(
+    cfg: dict[str, Any], tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ramya's 'total' buffer counting cannot read Table 5's 1-frame cell (ns-2's DropTail limit_ 1
+    # drops every packet): a space that offers it fails in the stage's first step, naming the key,
+    # before any reading's run (none is started).
+    from bufrepro.pipeline.readings import runs, sensitivity
+
+    raw = space.configs.read_yaml(space.files("ramya", "")[0])
+    raw["ramya"]["parameters"]["topology.buffer_counts"] = {
+        "values": ["waiting", "total"],
+        "reason": "r",
+    }
+    del raw["ramya"]["fixed"]["topology.buffer_counts"]
+    sp = space.validate(cfg, "ramya", raw)
+    started: list[Any] = []
+    monkeypatch.setattr(runs, "run_all", lambda *a: started.append(a))
+    with pytest.raises(ConfigError, match=r"ramya\.topology\.buffer_counts: 'total' cannot"):
+        sensitivity.run(cfg, sp, 1, tmp_path / "s.csv", tmp_path / "s.png", tmp_path / "s.json")
+    assert started == []

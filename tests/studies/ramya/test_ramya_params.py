@@ -41,6 +41,10 @@ def test_default_config_valid_and_sweeps_union(tiny_cfg: dict[str, Any]) -> None
         ({"grid": [sweep("a", "table5", [1]), sweep("a", "table5", [2])]}, "must be unique"),
         ({"grid": [sweep("a", "table5", [0])]}, "ramya.grid[0].buffer[0]"),
         ({"topology": {"buffer_counts": "bytes"}}, "['waiting', 'total']"),
+        (
+            {"topology": {"buffer_counts": "total"}, "grid": [sweep("a", "table5", [1, 3])]},
+            "ramya.topology.buffer_counts: 'total' cannot read a buffer of [1] frame(s)",
+        ),
         ({"claims": {"optimum_low": 7}}, "ramya.claims.optimum_low: must not exceed"),
         ({"claims": {"drop_share_low": 0.5}}, "ramya.claims.drop_share_low: must not exceed"),
     ],

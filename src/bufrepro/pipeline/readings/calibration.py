@@ -33,6 +33,13 @@ def a_priori_values(cfg: Mapping[str, Any], space: Space) -> dict[str, Any]:
     return {p.key: configs.get_dotted(block, p.key) for p in space.parameters}
 
 
+def make_readings(cfg: Mapping[str, Any], space: Space) -> list[rruns.Reading]:
+    """The a-priori reading, then the Latin hypercube's, each validated whole (ConfigError)."""
+    chosen = [(A_PRIORI, a_priori_values(cfg, space))]
+    chosen += [(f"lhs{i:03d}", v) for i, v in enumerate(design(space))]
+    return [rruns.make(cfg, space, rid, values) for rid, values in chosen]
+
+
 def per_metric(diff: pd.DataFrame, space: Space) -> dict[str, float]:
     """Each metric's own train and validation distance (columns train_<m>, validation_<m>)."""
     out = {}
@@ -51,9 +58,7 @@ def run(
     cfg: Mapping[str, Any], space: Space, threads: int, table: Path, best_diff: Path, state: Path
 ) -> pd.DataFrame:
     """Run the a-priori and the designed readings; write calibration.csv, the best diff, state."""
-    chosen = [(A_PRIORI, a_priori_values(cfg, space))]
-    chosen += [(f"lhs{i:03d}", v) for i, v in enumerate(design(space))]
-    readings = [rruns.make(cfg, space, rid, values) for rid, values in chosen]
+    readings = make_readings(cfg, space)
     spent = rruns.run_all(cfg, readings, threads)
     paper = rruns.published(space.study)
     rows, diffs = [], {}

@@ -15,6 +15,7 @@ from SALib.sample import morris as morris_sample  # type: ignore[import-untyped]
 
 from bufrepro.kit import distance as kdistance
 from bufrepro.kit import space as kspace
+from bufrepro.pipeline.readings import calibration
 from bufrepro.pipeline.readings import runs as rruns
 from bufrepro.pipeline.readings.space import Space
 
@@ -39,6 +40,15 @@ def design(space: Space) -> np.ndarray:
             _problem(space), N=sens["trajectories"], num_levels=sens["levels"], seed=sens["seed"]
         )
     )
+
+
+def make_readings(cfg: Mapping[str, Any], space: Space, x: np.ndarray) -> list[rruns.Reading]:
+    """The Morris design's readings (the screening's seeds), each validated whole."""
+    seeds = space["sensitivity"]["seeds"]
+    return [
+        rruns.make(cfg, space, f"morris{i:03d}", kspace.reading(space.parameters, row), seeds)
+        for i, row in enumerate(x)
+    ]
 
 
 def outputs(summary: pd.DataFrame, diff: pd.DataFrame, metrics: Sequence[str]) -> dict[str, float]:
@@ -108,18 +118,13 @@ def save(fig: Figure, path: Path) -> None:
 def run(
     cfg: Mapping[str, Any], space: Space, threads: int, table: Path, figure: Path, state: Path
 ) -> pd.DataFrame:
-    """Run the Morris design's readings, screen them, write the table, figure and state."""
+    """Run the Morris design's readings, screen them, write the table, figure and state.
+
+    Every reading of the stage, the calibration's too, is built (and so validated whole) first:
+    a reading the study cannot run fails here, naming its key, before any reading's run."""
     x = design(space)
-    readings = [
-        rruns.make(
-            cfg,
-            space,
-            f"morris{i:03d}",
-            kspace.reading(space.parameters, row),
-            space["sensitivity"]["seeds"],
-        )
-        for i, row in enumerate(x)
-    ]
+    readings = make_readings(cfg, space, x)
+    calibration.make_readings(cfg, space)
     spent = rruns.run_all(cfg, readings, threads)
     paper = rruns.published(space.study)
     y: dict[str, list[float]] = {}

@@ -136,6 +136,13 @@ class Hstcp(Study):
         """Window, RED thresholds, scenarios, counter wrap, two-flow settings (checks.py)."""
         return checks.check(block)
 
+    def side_runs(self, cfg: Mapping[str, Any]) -> list[Any]:
+        """The two-flow runs (Figs. 5-6) and the pacing x access-ratio band's runs."""
+        from bufrepro.studies.hstcp import band, twoflow
+
+        block = cfg[self.name]
+        return [*twoflow.specs(block), *(band.spec(block, p) for p in band.points(block))]
+
     def params(self, block: Block, point: RunPoint) -> dict[str, Any]:
         """Template variables of one grid run."""
         return params.params(block, point)

@@ -102,6 +102,14 @@ def check(block: Block) -> list[str]:
         problems.append(f"config key {NAME}.claims.optimum_low: must not exceed optimum_high")
     if th["drop_share_low"] > th["drop_share_high"]:
         problems.append(f"config key {NAME}.claims.drop_share_low: must not exceed drop_share_high")
+    if block["topology"]["buffer_counts"] == "total":
+        small = sorted({b for s in block["grid"] for b in s["buffer"] if b < 2})
+        if small:
+            problems.append(
+                f"config key {NAME}.topology.buffer_counts: 'total' cannot read a buffer of "
+                f"{small} frame(s): ns-2's DropTail limit_ 1 drops every packet, even on an idle "
+                "link; allowed: 'waiting' (limit N + 1), or 'total' with every grid buffer >= 2"
+            )
     return problems
 
 
