@@ -82,3 +82,29 @@ def test_a_failed_run_after_a_good_one_removes_the_old_metrics(tmp_path: Path) -
     with pytest.raises(RunFailed):
         execute(Fake(), spec(tmp_path / "r", quiet=1))
     assert not (tmp_path / "r" / "metrics.tsv").exists()
+
+
+def _working_in(folder: Path) -> list[str]:
+    """Live processes whose working directory is inside `folder` (from /proc)."""
+    out = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            if str(proc.joinpath("cwd").readlink()).startswith(str(folder)):
+                out.append((proc / "cmdline").read_text().replace("\0", " "))
+        except OSError:
+            continue
+    return out
+
+
+class Missing(Fake):
+    """The same backend with a simulator binary that does not exist."""
+
+    def simulate(self, spec: RunSpec) -> list[str]:
+        return ["/nonexistent/bufrepro-ns"]
+
+
+def test_a_missing_simulator_fails_and_leaves_no_parser_waiting(tmp_path: Path) -> None:
+    with pytest.raises(OSError):
+        execute(Missing(), spec(tmp_path / "r"))
+    assert _working_in(tmp_path) == []  # the parser, blocked on the pipe's open, was killed
+    assert not (tmp_path / "r" / "metrics.tsv").exists()

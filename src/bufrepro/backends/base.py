@@ -189,7 +189,12 @@ def _parse(spec: RunSpec, sim: list[str], keep: bool) -> tuple[int, int, str, st
             return rc, parsed.returncode, parsed.stdout.decode(), parsed.stderr.decode()
         os.mkfifo(stream)
         parser = subprocess.Popen(parse_cmd, cwd=d, stdout=subprocess.PIPE, stderr=perr, env=_env())
-        rc = subprocess.run(sim, cwd=d, stdout=out, stderr=err, check=False).returncode
+        try:
+            rc = subprocess.run(sim, cwd=d, stdout=out, stderr=err, check=False).returncode
+        except OSError:  # e.g. no simulator binary: the parser, blocked on the pipe, goes too
+            parser.kill()
+            parser.communicate()
+            raise
         _release(stream, parser)
         metrics, _ = parser.communicate()
         perr.seek(0)
