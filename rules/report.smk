@@ -1,6 +1,7 @@
 # The self-contained HTML report of every configured study, and the tables Snakemake's own
-# report carries (the summary, and each study's diff and claims). The report reads the command
-# line of the Snakemake process that runs it (bufrepro.pipeline.report_text.snakemake_argv).
+# report carries (the summary, and each study's diff, claims and claims on the calibrated
+# reading). The report reads the command line of the Snakemake process that runs it
+# (bufrepro.pipeline.report_text.snakemake_argv).
 
 
 rule build_report:
@@ -37,6 +38,15 @@ rule build_report:
             report(
                 f"results/report/{study}_claims.csv",
                 caption="../report/captions/report/claims.rst",
+                category=study,
+                subcategory="Tables",
+            )
+            for study in STUDIES
+        ],
+        claims_calibrated=[
+            report(
+                f"results/report/{study}_claims_calibrated.csv",
+                caption="../report/captions/report/claims_calibrated.rst",
                 category=study,
                 subcategory="Tables",
             )

@@ -68,7 +68,7 @@ def test_diff_cells_keep_not_run_apart_and_the_csv_is_embedded(tiny_report: Path
 
 def test_snakemake_report_tables_are_written_and_identical_on_rebuild(tiny_report: Path) -> None:
     out = tiny_report / "results" / "report"
-    names = ["summary.csv", *(f"{s}_{t}.csv" for s in TINY["studies"] for t in ("diff", "claims"))]
+    names = ["summary.csv", *(f"{s}_{t}.csv" for s in TINY["studies"] for t in ("diff", "claims", "claims_calibrated"))]
     before = {n: (out / n).read_bytes() for n in names}
     summary = pd.read_csv(out / "summary.csv")
     assert summary["study"].tolist() == TINY["studies"]
@@ -85,6 +85,7 @@ def test_snakemake_report_carries_the_tables_and_a_plain_landing_text(tiny_repor
         names = {Path(n).name for n in zf.namelist()}
         landing = zf.read(next(n for n in zf.namelist() if n.endswith("report.html")))
     assert {"summary.csv", "dumbbell_diff.csv", "hstcp_claims.csv"} <= names
+    assert {"dumbbell_claims_calibrated.csv", "hstcp_claims_calibrated.csv"} <= names
     text = landing.decode("utf-8")
     assert "Studies: dumbbell, hstcp; profile: none" in text and "[&#39;" not in text
 
@@ -133,6 +134,11 @@ def test_report_in_chromium(tiny_report: Path) -> None:
               images: document.images.length,
               rows: [...document.querySelectorAll('#summary-table tbody tr')]
                       .map(r => [...r.cells].map(c => c.textContent.trim())),
+              scopes: document.querySelectorAll('td.scope').length,
+              wrapped: [...document.querySelectorAll('td.scope')].filter(c => {
+                const r = document.createRange(); r.selectNodeContents(c);
+                return r.getClientRects().length > 1;
+              }).map(c => c.textContent),
             })"""
         )
         SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
@@ -146,6 +152,8 @@ def test_report_in_chromium(tiny_report: Path) -> None:
     assert metrics["scroll"] <= metrics["client"] == 1366 and opened <= 1366
     assert [r[0] for r in metrics["rows"]] == TINY["studies"]
     assert all(all(cell for cell in row) for row in metrics["rows"])
+    # A claim's scope ("DropTail") reads on one line, never broken mid-word.
+    assert metrics["scopes"] > 0 and metrics["wrapped"] == []
     MEASURES.write_text(
         json.dumps(
             {

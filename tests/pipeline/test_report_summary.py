@@ -112,3 +112,25 @@ def test_show_summary_is_a_few_lines_per_study(tmp_path: Path) -> None:
     assert lines[0].startswith("== did it reproduce?") and len(lines) == 1 + 4
     assert lines[1].startswith("s: 3 of 4 published rows covered, 3 of 4 values run")
     assert lines[-1] == "    verdict: calibration not run"
+
+
+def test_show_adds_each_claims_fitted_verdict(tmp_path: Path) -> None:
+    from bufrepro.pipeline import show
+
+    path = tmp_path / "claims_calibrated.csv"
+    assert show._fitted_verdicts(path) == {}  # no calibrated table: nothing added
+    pd.DataFrame(
+        {
+            "claim": ["a", "a", "b"],
+            "scope": ["DropTail", "RED", "all"],
+            "verdict": ["holds", "fails", "partly"],
+            "reading": ["lhs003", "lhs003", "a_priori"],
+            "fitted": [True, True, False],
+            "validation_distance": [0.1234, 0.1234, float("nan")],
+        }
+    ).to_csv(path, index=False)
+    lines = show._fitted_verdicts(path)
+    assert set(lines) == {("a", "DropTail"), ("a", "RED")}  # not fitted: not repeated
+    assert lines[("a", "RED")] == (
+        "on the calibrated reading lhs003 (fitted; validation distance 0.123): fails"
+    )

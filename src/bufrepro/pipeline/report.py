@@ -209,8 +209,9 @@ def build(
 
 
 def write_tables(cfg: Mapping[str, Any], results: Path, out_dir: Path) -> list[Path]:
-    """The summary, and each study's diff (with each value's status) and claims, as CSVs for
-    Snakemake's report: out_dir/summary.csv, <study>_diff.csv, <study>_claims.csv."""
+    """The summary, and each study's diff (with each value's status), claims and claims on the
+    calibrated reading, as CSVs for Snakemake's report: out_dir/summary.csv, <study>_diff.csv,
+    <study>_claims.csv, <study>_claims_calibrated.csv."""
     studies = list(cfg["studies"])
     out_dir.mkdir(parents=True, exist_ok=True)
     frames = {"summary": summary.summary_frame(results, studies)}
@@ -219,6 +220,9 @@ def write_tables(cfg: Mapping[str, Any], results: Path, out_dir: Path) -> list[P
         diff["status"] = diff["status"].map(summary.STATUS_TEXT)
         frames[f"{s}_diff"] = diff
         frames[f"{s}_claims"] = pd.read_csv(results / s / "tables" / "claims.csv")
+        frames[f"{s}_claims_calibrated"] = pd.read_csv(
+            results / s / "tables" / "claims_calibrated.csv"
+        )
     paths = []
     for name, frame in frames.items():
         path = out_dir / f"{name}.csv"

@@ -43,13 +43,30 @@ def details(results: Path, name: str) -> str:
             f"{cov['values_computed']} printed values match at the printed precision"
         )
     out.append("\nclaims:")
+    fitted = _fitted_verdicts(tables / "claims_calibrated.csv")
     for row in pd.read_csv(tables / "claims.csv").itertuples():
         out.append(
             f"  [{row.verdict:>10}] {row.scope:8} {row.statement}\n"
             f"               ours: {row.evidence}\n"
             f"               paper's own table: {row.paper_table_verdict}"
         )
+        if (row.claim, row.scope) in fitted:
+            out.append(f"               {fitted[(row.claim, row.scope)]}")
     return "\n".join(out)
+
+
+def _fitted_verdicts(path: Path) -> dict[tuple[str, str], str]:
+    """Each claim's verdict on the best calibrated reading, as a line (none: no such table)."""
+    if not path.is_file():
+        return {}
+    out = {}
+    for row in pd.read_csv(path).itertuples():
+        if bool(row.fitted):
+            out[(row.claim, row.scope)] = (
+                f"on the calibrated reading {row.reading} (fitted; validation distance "
+                f"{row.validation_distance:.3g}): {row.verdict}"
+            )
+    return out
 
 
 def show(results: Path, names: Sequence[str], summary_only: bool = False) -> str:
