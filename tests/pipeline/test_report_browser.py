@@ -68,7 +68,10 @@ def test_diff_cells_keep_not_run_apart_and_the_csv_is_embedded(tiny_report: Path
 
 def test_snakemake_report_tables_are_written_and_identical_on_rebuild(tiny_report: Path) -> None:
     out = tiny_report / "results" / "report"
-    names = ["summary.csv", *(f"{s}_{t}.csv" for s in TINY["studies"] for t in ("diff", "claims", "claims_calibrated"))]
+    names = [
+        "summary.csv",
+        *(f"{s}_{t}.csv" for s in TINY["studies"] for t in ("diff", "claims", "claims_calibrated")),
+    ]
     before = {n: (out / n).read_bytes() for n in names}
     summary = pd.read_csv(out / "summary.csv")
     assert summary["study"].tolist() == TINY["studies"]

@@ -50,8 +50,8 @@ def details(results: Path, name: str) -> str:
             f"               ours: {row.evidence}\n"
             f"               paper's own table: {row.paper_table_verdict}"
         )
-        if (row.claim, row.scope) in fitted:
-            out.append(f"               {fitted[(row.claim, row.scope)]}")
+        if (key := (str(row.claim), str(row.scope))) in fitted:
+            out.append(f"               {fitted[key]}")
     return "\n".join(out)
 
 
@@ -59,10 +59,10 @@ def _fitted_verdicts(path: Path) -> dict[tuple[str, str], str]:
     """Each claim's verdict on the best calibrated reading, as a line (none: no such table)."""
     if not path.is_file():
         return {}
-    out = {}
+    out: dict[tuple[str, str], str] = {}
     for row in pd.read_csv(path).itertuples():
         if bool(row.fitted):
-            out[(row.claim, row.scope)] = (
+            out[(str(row.claim), str(row.scope))] = (
                 f"on the calibrated reading {row.reading} (fitted; validation distance "
                 f"{row.validation_distance:.3g}): {row.verdict}"
             )
