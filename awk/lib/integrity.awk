@@ -38,11 +38,20 @@
 #                     a swept key, e.g. the buffer). Without `fingerprint` a header is skipped
 #                     unchecked. Returns 1 when the line is a header (its first field "#": the
 #                     reader skips it), 0 for a stream line, read as usual.
-#   integ_end()       in END: the stream is not empty and reaches the end: with t_last the
-#                     largest time read and INTEG_GAP the largest gap between two consecutive
-#                     distinct times of the stream, t_end - t_last <= INTEG_GAP ("within one event
-#                     gap of the expected end"; a stream cut short leaves a gap at its end that
-#                     no event gap inside it matches)
+#   integ_footer()    on a line whose first field is "#" after line 1: it must be "# end", the
+#                     last line the scenario writes (finish, after ns-2 flushed the trace); a
+#                     second one fails. Returns 1 (the reader skips the line). INTEG_ENDED is 1
+#                     from then on: a reader fails any line after it ("appended?").
+#   integ_end()       in END: the stream is not empty and reaches the end. With INTEG_WANT_END
+#                     set (by a reader whose scenario writes "# end": the text traces of
+#                     dumbbell, ramya and vegas, with a fingerprint) the end line must be there
+#                     ("cut short" otherwise): exact, whatever the run's traffic. Otherwise
+#                     (hand-made inputs, hstcp's sampled stream), with t_last the largest time
+#                     read and INTEG_GAP the largest gap between two consecutive distinct times,
+#                     t_end - t_last <= INTEG_GAP ("within one event gap of the expected end": a
+#                     heuristic, since a run may legitimately end quiet, e.g. every flow in a
+#                     retransmission back-off and a slow CBR; a stream cut short leaves a gap at
+#                     its end that no event gap inside it matches)
 # Prints: no metric; failures through fail().
 
 function integ_init(    n, i, ab, parts) {
@@ -98,8 +107,18 @@ function integ_node(n) { return n_nodes == "" || (n in INTEG_NODE) }
 
 function integ_link(a, b) { return links == "" || ((a, b) in INTEG_LINKS) }
 
+function integ_footer() {
+    if ($0 != "# end") { fail("not a trace line (a '#' line other than the header and \"# end\"): " substr($0, 1, 80)); return 1 }
+    INTEG_ENDED = 1
+    return 1
+}
+
 function integ_end() {
     if (INTEG_LINES == 0) { fail("empty stream"); return }
+    if (INTEG_WANT_END) {
+        if (!INTEG_ENDED) fail(sprintf("no end line \"# end\" after the last event (%.6f s; the end %s s): cut short?", INTEG_LAST, t_end))
+        return
+    }
     if (INTEG_LAST < 0 || t_end == "") return
     if (t_end - INTEG_LAST > INTEG_GAP + 1e-9)
         fail(sprintf("stream ends at %.6f s, more than one event gap (%.6f s, the largest in the stream) before the end %s s: cut short?", INTEG_LAST, INTEG_GAP, t_end))

@@ -32,12 +32,13 @@
 #   the run's header text (lib/integrity.awk, integ_header; empty: no header required).
 # Integrity (each failure names the file, the line and the rule; lib/integrity.awk): line 1 is
 #   the run's header "# " fingerprint (the scenario writes it; another study, seed, end or run
-#   fails, naming the field), every other line
-#   has 12 fields, an event + - r or d, a numeric time that never decreases and is not after
+#   fails, naming the field), the last line is "# end" (the scenario writes it after ns-2
+#   flushed the trace; with a fingerprint a stream without it was cut short, and a line after
+#   it fails), every other line has 12 fields, an event + - r or d, a numeric time that never decreases and is not after
 #   t_end, is no duplicate of an earlier line at that time, has no CR (CRLF is rejected) and
 #   no NUL; its nodes ($3,
-#   $4 and the nodes of $9 and $10) are below n_nodes and $3-$4 is one of `links`; the stream
-#   reaches t_end within one event gap; every packet's 'r' on the measured link comes exactly
+#   $4 and the nodes of $9 and $10) are below n_nodes and $3-$4 is one of `links`; without a
+#   fingerprint (hand-made inputs), the stream reaches t_end within one event gap; every packet's 'r' on the measured link comes exactly
 #   (within the trace's 1 us rounding, 2e-6 s) size * 8 / link_bps + link_delay after its '-'
 #   there (a stream of a scenario with another capacity or delay fails); the measured link
 #   carried traffic whenever the sources sent: data packets sent in [t0, t1] imply '-' events
@@ -64,10 +65,14 @@ BEGIN {
     }
     if (tcp_hdr == "") tcp_hdr = 40
     link_init(); integ_init()
+    INTEG_WANT_END = fingerprint != ""  # the scenario's trace ends with "# end" (integ_end)
 }
 
 # Line 1: the run's header (skipped once checked; a missing one fails, and the line is read).
 FNR == 1 && integ_header() { next }
+# The scenario's last line "# end" (integ_footer): checked and skipped; nothing may follow it.
+INTEG_ENDED { fail("a line after the end line \"# end\" (appended?): " substr($0, 1, 80)); next }
+/^#/ { integ_footer(); next }
 
 NF != 12 { fail("malformed or truncated line (" NF " fields, 12 expected): " substr($0, 1, 80)); next }
 

@@ -49,8 +49,10 @@
 # every key starting with '-'), movement lines >= 3 fields;
 # times numeric, never decreasing (by more than 1 us: wired lines print microseconds, wireless
 # ones nanoseconds), not after t_end; no duplicated line, no CR (CRLF endings are rejected), no
-# NUL; wired nodes and -Ni below n_nodes, wired links among `links`; the stream ends within one
-# event gap (the largest gap between consecutive times in it) of t_end; each packet crosses the
+# NUL; wired nodes and -Ni below n_nodes, wired links among `links`; the last line is "# end"
+# (the scenario writes it after ns-2 flushed the trace: with a fingerprint, a stream without
+# it was cut short, and a line after it fails; without one, hand-made inputs, the stream ends
+# within one event gap of t_end, the largest gap between consecutive times in it); each packet crosses the
 # bottleneck in exactly size * 8 / link_bps + link_delay (+-2 us); data sent in [t0, t1]
 # implies departures on the bottleneck in [t0, t1].
 #
@@ -141,6 +143,7 @@ BEGIN {
     for (i = 1; i <= nt; i++) full[tl[i]] = 1
     EVENTS["+"]; EVENTS["-"]; EVENTS["r"]; EVENTS["d"]; EVENTS["s"]; EVENTS["f"]; EVENTS["D"]
     link_init(); INTEG_RES = 1e-6; integ_init()
+    INTEG_WANT_END = fingerprint != ""  # the scenario's trace ends with "# end" (integ_end)
     # The wired (from, to) pairs that pass integ_node and integ_link, looked up in one step (when
     # both n_nodes and links are given; otherwise every line takes the checks one by one).
     if (n_nodes != "" && links != "")
@@ -203,6 +206,9 @@ function transit(uid, t, size,    want) {
 }
 # Line 1: the run's header (skipped once checked; a missing one fails, and the line is read).
 FNR == 1 && integ_header() { next }
+# The scenario's last line "# end" (integ_footer): checked and skipped; nothing may follow it.
+INTEG_ENDED { fail("a line after the end line \"# end\" (appended?): " substr($0, 1, 80)); next }
+/^#/ { integ_footer(); next }
 {
     EV = $1
     if (EV == "M") {  # "M TIME NODE (x, y, z), (x, y), speed" or the header "M 0.0 nn ..."

@@ -16,9 +16,13 @@ from test_wired_parsers import PARAMS, PROGRAMS, TRACES, metrics_of, run
 FP = "bufrepro dumbbell run=0123456789abcdef seed=1 end=2"
 
 
-def with_header(tmp_path: Path, header: str, source: str = "pitfalls.tr") -> str:
+def with_header(
+    tmp_path: Path, header: str, source: str = "pitfalls.tr", end: str = "# end\n"
+) -> str:
+    """The hand-made trace with the run's header in front and the scenario's end line after."""
     path = tmp_path / "headed.tr"
-    path.write_text(header + (TRACES / source).read_text(encoding="utf-8"), encoding="utf-8")
+    body = (TRACES / source).read_text(encoding="utf-8")
+    path.write_text(header + body + end, encoding="utf-8")
     return str(path)
 
 
@@ -56,6 +60,42 @@ def test_a_foreign_header_fails_at_line_1(
     proc = run(program, [with_header(tmp_path, header)], {**PARAMS, "fingerprint": FP})
     assert proc.returncode == 3 and proc.stdout == "", proc.stdout
     assert f"headed.tr: line 1: {rule}" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_a_stream_without_its_end_line_was_cut_short(program: str, tmp_path: Path) -> None:
+    proc = run(program, [with_header(tmp_path, f"# {FP}\n", end="")], {**PARAMS, "fingerprint": FP})
+    assert proc.returncode == 3 and proc.stdout == "", proc.stdout
+    assert 'no end line "# end" after the last event (2.000000 s; the end 2 s)' in proc.stderr
+
+
+@pytest.mark.parametrize("program", PROGRAMS)
+@pytest.mark.parametrize(
+    ("end", "rule"),
+    [
+        ("# end\n2.0 + 4 5 tcp 1040 ------- 1 0.0 6.0 9 8\n", "a line after the end line"),
+        ("# end\n# end\n", "a line after the end line"),
+        ("# the end\n", "a '#' line other than the header and \"# end\""),
+    ],
+)
+def test_the_end_line_is_last_and_exact(program: str, end: str, rule: str, tmp_path: Path) -> None:
+    proc = run(
+        program, [with_header(tmp_path, f"# {FP}\n", end=end)], {**PARAMS, "fingerprint": FP}
+    )
+    assert proc.returncode == 3 and proc.stdout == "", proc.stdout
+    assert rule in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_a_run_that_ends_quiet_is_whole(program: str, tmp_path: Path) -> None:
+    # The last event at 2 s of a 6 s run (every flow in a retransmission back-off, a slow CBR):
+    # the end line proves the trace whole. Without it, the one-event-gap heuristic that judges
+    # hand-made inputs calls such a trace cut short.
+    fp, params = FP.replace("end=2", "end=6"), {**PARAMS, "t_end": 6, "max_age": 5}
+    proc = run(program, [with_header(tmp_path, f"# {fp}\n")], {**params, "fingerprint": fp})
+    assert proc.returncode == 0, proc.stderr
+    bare = run(program, [str(TRACES / "pitfalls.tr")], params)
+    assert bare.returncode == 3 and "more than one event gap" in bare.stderr, bare.stderr
 
 
 def test_a_header_only_stream_is_empty(tmp_path: Path) -> None:

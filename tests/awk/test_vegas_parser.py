@@ -408,3 +408,25 @@ def test_header_documents_fields_and_every_metric(tmp_path: Path) -> None:
     assert "Reads" in head and "$1" in head
     for name in values(EXPECTED):
         assert re.search(rf"^#.*\b{name}\b", head, re.M), f"{name} is not defined in the header"
+
+
+# --- the end line -------------------------------------------------------------------------------
+
+FP = "bufrepro vegas run=0123456789abcdef seed=1 end=10"
+
+
+@pytest.mark.parametrize(
+    ("end", "rule"),
+    [
+        ("# end\n", ""),
+        ("", 'no end line "# end" after the last event'),
+        ("# end\n# end\n", "a line after the end line"),
+    ],
+)
+def test_the_end_line_proves_the_trace_whole(end: str, rule: str, tmp_path: Path) -> None:
+    trace = written(tmp_path, "fp.tr", f"# {FP}\n" + PITFALLS.read_text() + end)
+    proc, _ = parse(trace, tmp_path, fingerprint=FP)
+    if not rule:
+        assert proc.returncode == 0 and proc.stdout == EXPECTED, proc.stderr
+    else:
+        assert proc.returncode == 3 and rule in proc.stderr and proc.stdout == "", proc.stderr

@@ -13,6 +13,10 @@ CAPACITY_ARGS = ("link_bps", "bps")
 RATE_UNITS = {"_kbps": 1e3, "_mbps": 1e6}
 # Rates that share the measured link: together at most its capacity.
 SHARED_RATES = (re.compile(r"^(tcp|cbr)_throughput_kbps$"), re.compile(r"^flow\d+_tput_mbps$"))
+# A run that reports the servers' data rate (the dumbbell's HTTP reading, awk/dumbbell/http.awk)
+# sends its TCP data typed "ack" (ns-2's FullTcp server): there tcp_* describe the clients'
+# requests and ACKs, which cross the link the other way, so the servers' rate shares it instead.
+SHARED_RATES_HTTP = (re.compile(r"^(http|cbr)_throughput_kbps$"),)
 COUNT = re.compile(
     r"((?<!_avg)_pkts|_samples|_drops_queue|_drops_link|_drops_total|_drops_wired|_drops_wireless)$"
     r"|^acct_(sent|received|dropped|in_flight|stranded)$"
@@ -96,6 +100,7 @@ def metric_problems(
     problems += [f"{m} missing" for m in required if m not in values]
     problems += [f"{m} undefined (empty)" for m in required if m in values and values[m] is None]
     shared: dict[float, float] = {}
+    sharing = SHARED_RATES_HTTP if "http_throughput_kbps" in values else SHARED_RATES
     for name, value in values.items():
         if value is None:
             continue
@@ -104,7 +109,7 @@ def metric_problems(
             if capacity is not None and name.endswith(suffix):
                 if value > capacity / unit + ROUNDING:
                     problems.append(f"{name} {value} above the capacity {capacity / unit:g}")
-                if any(p.match(name) for p in SHARED_RATES):
+                if any(p.match(name) for p in sharing):
                     shared[unit] = shared.get(unit, 0.0) + value
     for unit, total in shared.items():
         if capacity is not None and total > capacity / unit + 2 * ROUNDING:

@@ -88,6 +88,8 @@ $ns at 0.1 "$cbr start"
 proc finish {} {
     global ns tf
     $ns flush-trace
+    # The trace's last line: its parser fails a trace without it (cut short).
+    puts $tf "# end"
     close $tf
     puts "BUFREPRO_DONE [$ns now]"
     exit 0

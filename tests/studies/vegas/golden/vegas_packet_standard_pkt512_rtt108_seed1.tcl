@@ -131,6 +131,8 @@ $ns at 30 "$MN setdest 1270.0 300.0 100"
 proc finish {} {
     global ns tf
     $ns flush-trace
+    # The trace's last line: its parser fails a trace without it (cut short).
+    puts $tf "# end"
     close $tf
     puts "BUFREPRO_DONE [$ns now]"
     exit 0
