@@ -56,6 +56,11 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--workflow", action="store_true", help="also time the whole workflow")
     bench.add_argument("--cores", type=int, default=2)
     bench.add_argument("--work", default="", help="scratch folder (default: a temporary one)")
+    bench.add_argument(
+        "--grid-only",
+        action="store_true",
+        help="the workflow without the readings stage: each study's tables and figures only",
+    )
     shw = sub.add_parser("show", help="print diffs, coverage and claims")
     shw.add_argument("--config", required=True)
     shw.add_argument("--results", default="results")
@@ -145,7 +150,11 @@ def _bench(args: argparse.Namespace) -> int:
             if cfg["ns2_prefix"] or (REPO_ROOT / ".ns2").exists():
                 prefix = Path(cfg["ns2_prefix"] or REPO_ROOT / ".ns2").resolve()
                 extra.append(f"ns2_prefix={prefix}")
-            print(bench.report_workflow(cfg, names, args.cores, REPO_ROOT, work / "wf", extra))
+            print(
+                bench.report_workflow(
+                    cfg, names, args.cores, REPO_ROOT, work / "wf", extra, args.grid_only
+                )
+            )
     return 0
 
 

@@ -98,22 +98,24 @@ def reading_specs(cfg: Mapping[str, Any], name: str) -> list[RunSpec]:
     return list(unique.values())
 
 
-def all_specs(cfg: Mapping[str, Any], name: str) -> list[RunSpec]:
-    """The study's grid runs, its own rules' runs, then its readings' distinct runs: every run
-    the workflow makes."""
+def all_specs(cfg: Mapping[str, Any], name: str, readings: bool = True) -> list[RunSpec]:
+    """The study's grid runs, its own rules' runs, then (unless readings is False) its readings'
+    distinct runs: every run the workflow makes."""
     study = registry.get(name)
     grid = [plan.spec(cfg, point) for point in study.runs(cfg[name])]
-    return grid + list(study.side_runs(cfg)) + reading_specs(cfg, name)
+    return grid + list(study.side_runs(cfg)) + (reading_specs(cfg, name) if readings else [])
 
 
-def floor_all(cfg: Mapping[str, Any], names: Sequence[str], cores: int, work: Path) -> float:
-    """Summed wall seconds of every run the workflow makes (grid and readings) untraced,
-    run `cores` at a time."""
+def floor_all(
+    cfg: Mapping[str, Any], names: Sequence[str], cores: int, work: Path, readings: bool = True
+) -> float:
+    """Summed wall seconds of every run the workflow makes (grid and, unless readings is False,
+    readings) untraced, run `cores` at a time."""
     jobs = []
     for name in names:
         study = registry.get(name)
         backend = backends.get(study.backend, cfg)
-        for i, spec in enumerate(all_specs(cfg, name)):
+        for i, spec in enumerate(all_specs(cfg, name, readings)):
             spec = untraced(spec, study.untraced)
             jobs.append((backend, dataclasses.replace(spec, run_dir=work / name / f"f{i}")))
     with ThreadPoolExecutor(max_workers=cores) as pool:
@@ -121,8 +123,10 @@ def floor_all(cfg: Mapping[str, Any], names: Sequence[str], cores: int, work: Pa
     return float(sum(walls))
 
 
-def workflow_wall(repo: Path, work: Path, cores: int, args: Sequence[str]) -> float:
-    """Wall seconds of `snakemake --cores N ARGS` in a fresh copy of the repository."""
+def workflow_wall(
+    repo: Path, work: Path, cores: int, args: Sequence[str], targets: Sequence[str] = ("all",)
+) -> float:
+    """Wall seconds of `snakemake --cores N TARGETS ARGS` in a fresh copy of the repository."""
     files = subprocess.run(
         ["git", "ls-files", "-co", "--exclude-standard"],
         cwd=repo,
@@ -136,7 +140,7 @@ def workflow_wall(repo: Path, work: Path, cores: int, args: Sequence[str]) -> fl
             shutil.copy2(repo / rel, work / rel)
     t0 = time.monotonic()
     subprocess.run(
-        [sys.executable, "-m", "snakemake", "--cores", str(cores), "all", *args],
+        [sys.executable, "-m", "snakemake", "--cores", str(cores), *targets, *args],
         cwd=work,
         check=True,
         stdout=subprocess.DEVNULL,
@@ -167,14 +171,20 @@ def report_workflow(
     repo: Path,
     work: Path,
     args: Sequence[str],
+    grid_only: bool = False,
 ) -> str:
-    """The workflow's wall time against every run untraced, `cores` at a time, in one sitting."""
-    floor = floor_all(cfg, names, cores, work / "floor")
-    wall = workflow_wall(repo, work / "repo", cores, args)
+    """The workflow's wall time against every run untraced, `cores` at a time, in one sitting.
+
+    grid_only: the workflow makes each study's tables and figures (its compare and plot rules)
+    without the readings stage, and the floor leaves the readings' runs out too."""
+    readings = not grid_only
+    floor = floor_all(cfg, names, cores, work / "floor", readings)
+    targets = [t for n in names for t in (f"compare_published_{n}", f"plot_figures_{n}")]
+    wall = workflow_wall(repo, work / "repo", cores, args, targets if grid_only else ("all",))
     grid = sum(len(registry.get(n).runs(cfg[n])) for n in names)
-    runs = sum(len(all_specs(cfg, n)) for n in names)
+    runs = sum(len(all_specs(cfg, n, readings)) for n in names)
     return (
-        f"{runs} runs ({grid} of the grids, {runs - grid} of the readings) of "
+        f"{runs} runs ({grid} of the grids, {runs - grid} of their own rules and readings) of "
         f"{', '.join(names)} on {cores} cores: sum of untraced ns {floor:.1f} s "
         f"(/ {cores} cores = {floor / cores:.1f} s); workflow wall {wall:.1f} s; "
         f"ratio {wall / (floor / cores):.2f}x"

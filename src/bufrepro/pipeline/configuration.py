@@ -92,4 +92,6 @@ def load(*paths: Path, profile: str | None = None) -> dict[str, Any]:
         merged = configs.merge(merged, configs.read_yaml(path) or {})
     for raw in extra:
         merged = configs.merge(merged, raw)
+    if chosen:  # the profile chosen by argument is recorded as a profile file would record it
+        merged["profile"] = chosen
     return validate(merged)
