@@ -9,7 +9,7 @@ import pandas as pd
 from bufrepro.kit.grid import RunPoint
 from bufrepro.pipeline import configuration
 from bufrepro.studies.ramya import STUDY
-from conftest import merged
+from conftest import NS2_PREFIX, merged
 
 THRESHOLDS: dict[str, float] = {
     "slight_frac": 0.05,
@@ -46,6 +46,7 @@ def sweep(name: str, setup: str, buffers: list[int], **over: Any) -> dict[str, A
 # A grid small enough for real ns-2 runs in seconds.
 TINY: dict[str, Any] = {
     "studies": ["ramya"],
+    "ns2_prefix": str(NS2_PREFIX),  # the repository's patched build (see conftest.TINY)
     "ramya": {
         "seeds": [1, 2],
         "setups": {
