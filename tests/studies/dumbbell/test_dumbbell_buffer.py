@@ -25,6 +25,8 @@ def largest_waiting_queue(trace: Path, link: tuple[str, str] = ("4", "5")) -> in
     largest = 0
     pending: str | None = None
     for line in trace.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):  # the run's header and the end line
+            continue
         f = line.split()
         if (f[2], f[3]) != link:
             continue
