@@ -125,6 +125,10 @@
 # key value layout in one regular expression match (the checks one by one only when it fails,
 # to say why); run it with LC_ALL=C.
 
+# trace_level tally: with -v tally=1 the stream is MixedTally's (the patched ns-2 counted these
+# metrics with these definitions); lib/mixed_tally.awk reads and checks it, and its rules and END
+# replace the ones below (included first).
+@include "mixed_tally.awk"
 @include "metrics.awk"
 @include "link.awk"
 @include "integrity.awk"
