@@ -42,7 +42,9 @@
 #                  scenario's fingerprint (the study's parse_args): n_nodes - its node count;
 #                  links - its wired links "a-b,..."; link_delay - the bottleneck's delay (s);
 #                  fingerprint - the run's header text (lib/integrity.awk; empty: no header
-#                  required, hand-made inputs only).
+#                  required, hand-made inputs only); tally - 1: the stream is not the text
+#                  trace but MixedTally's (trace_level tally: ns counted these metrics with
+#                  these definitions; lib/mixed_tally.awk reads and checks it).
 # Integrity (lib/integrity.awk; each failure names the file, the line and the rule, and nothing
 # is printed): line 1 is the run's header "# " fingerprint (another study, seed, end or run
 # fails, naming the field); wired lines have 12 fields, wireless lines key value pairs (an odd field count,
@@ -127,6 +129,10 @@
 # key value layout in one regular expression match (the checks one by one only when it fails,
 # to say why); run it with LC_ALL=C.
 
+# trace_level tally: with -v tally=1 the stream is MixedTally's (the patched ns-2 counted these
+# metrics with these definitions); lib/mixed_tally.awk reads and checks it, and its rules and END
+# replace the ones below (included first).
+@include "mixed_tally.awk"
 @include "metrics.awk"
 @include "link.awk"
 @include "integrity.awk"

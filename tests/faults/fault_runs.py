@@ -115,6 +115,9 @@ TINY: dict[str, Any] = {
             "rtt": {"buffer": 50, "start_s": 2.0},
         },
         "monitor": {"max_in_flight_age_s": 5},
+        # The text trace: this corpus damages its event lines (test_faults_mixed_tally.py: the
+        # tally).
+        "trace_level": "full",
     },
 }
 

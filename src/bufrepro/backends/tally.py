@@ -1,4 +1,4 @@
-"""The in-ns tally (trace_level "tally"): its template variables and parser variables."""
+"""The in-ns tallies (trace_level "tally"): their template variables and parser variables."""
 
 from __future__ import annotations
 
@@ -24,11 +24,34 @@ PARAMS = (
 )
 
 
-def template_vars(level: str, parser_args: Mapping[str, Any]) -> dict[str, Any]:
-    """trace_level and, for "tally", the (name, text) pairs the scenario gives WiredTally."""
+# The parser variables MixedTally (ns2/patches/0004: vegas.awk's metrics of a wired-cum-wireless
+# run, counted in ns) counts with.
+MIXED_PARAMS = (
+    "t0",
+    "t1",
+    "t_end",
+    "max_age",
+    "src",
+    "dst",
+    "fid",
+    "hdr",
+    "traced",
+    "link_from",
+    "link_to",
+    "link_bps",
+    "bin_s",
+    "link_delay",
+)
+
+
+def template_vars(
+    level: str, parser_args: Mapping[str, Any], names: tuple[str, ...] = PARAMS
+) -> dict[str, Any]:
+    """trace_level and, for "tally", the (name, text) pairs of `names` the scenario gives its
+    tally (WiredTally's PARAMS by default; MIXED_PARAMS for MixedTally)."""
     if level not in LEVELS:
         raise ValueError(f"trace_level {level!r}; allowed: {', '.join(LEVELS)}")
-    pairs = [(k, str(parser_args[k])) for k in PARAMS if k in parser_args]
+    pairs = [(k, str(parser_args[k])) for k in names if k in parser_args]
     return {"trace_level": level, "tally_params": pairs if level == "tally" else []}
 
 

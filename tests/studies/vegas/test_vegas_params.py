@@ -34,15 +34,25 @@ def test_the_study_names_its_files_and_the_patched_ns() -> None:
 
 
 @pytest.mark.parametrize(
-    ("variant", "packet", "rtt", "seed"), [("standard", 512, 108, 1), ("spacing", 512, 60, 2)]
+    ("variant", "packet", "rtt", "seed", "level"),
+    [
+        ("standard", 512, 108, 1, "full"),
+        ("spacing", 512, 60, 2, "full"),
+        ("standard", 512, 108, 1, "tally"),
+        ("spacing", 512, 60, 2, "tally"),
+    ],
 )
 def test_rendered_tcl_matches_golden(
-    tiny_cfg: dict[str, Any], variant: str, packet: int, rtt: int, seed: int
+    tiny_cfg: dict[str, Any], variant: str, packet: int, rtt: int, seed: int, level: str
 ) -> None:
+    """The text-trace scenarios (trace_level full: the reference) and the counted ones."""
+    tiny_cfg["vegas"]["trace_level"] = level
     p = point(tiny_cfg, seed, variant=variant, packet_bytes=packet, rtt_ms=rtt)
     params = STUDY.params(tiny_cfg["vegas"], p)
     text = environment(REPO / "tcl").get_template(STUDY.template).render(**params)
-    golden = GOLDEN / f"vegas_{p.get('setup')}_{variant}_pkt{packet}_rtt{rtt}_seed{seed}.tcl"
+    suffix = "_tally" if level == "tally" else ""
+    name = f"vegas_{p.get('setup')}_{variant}_pkt{packet}_rtt{rtt}_seed{seed}{suffix}.tcl"
+    golden = GOLDEN / name
     if os.environ.get("BUFREPRO_UPDATE_GOLDEN") == "1":
         golden.write_text(text, encoding="utf-8")
     assert text == golden.read_text(encoding="utf-8"), (

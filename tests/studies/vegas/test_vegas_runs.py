@@ -78,6 +78,8 @@ def test_stock_ns_cannot_run_the_study(tiny_cfg: dict[str, Any], tmp_path: Path)
     # The study needs the patch: Debian's ns has no spacing_, and the run fails with a
     # reproducing command instead of producing metrics.
     assert STUDY.backend_options["build"] == "patched"
+    # At trace_level tally the backend runs the patched build whatever the option says.
+    tiny_cfg["vegas"]["trace_level"] = "full"
     where = tmp_path / "stock"
     p = point(tiny_cfg, 1, setup="packet", variant="standard", packet_bytes=512)
     spec = dataclasses.replace(plan.spec(tiny_cfg, p), run_dir=where, options={"build": "stock"})

@@ -153,12 +153,9 @@ class Vegas(Study):
 
     def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
         """Parser variables: window, accounting limit, the flow's ends, the bottleneck, series,
-        and the scenario's fingerprint: its wired links, node count, bottleneck delay."""
-        args = scenario.parse_args(block, point)
-        # CN 0, N1 1, MAP 2, HA 3, AR1 4, AR2 5, MN 6 (tcl/vegas; wireless nodes 3-6).
-        delay_ms = scenario.params(block, point)["bottleneck_delay_ms"]
-        args.update(n_nodes=7, links="0-1,3-1,1-2,2-4,2-5", link_delay=delay_ms / 1000)
-        return args
+        the scenario's fingerprint (its wired links, node count, bottleneck delay) and, at
+        trace_level tally, the switch to MixedTally's stream."""
+        return scenario.parse_args(block, point)
 
     def derive(
         self, block: Block, runs: pd.DataFrame, run_dirs: Sequence[Path]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bufrepro.backends import tally
 from bufrepro.backends.fingerprint import fingerprint
 from bufrepro.kit import sweeps
 from bufrepro.kit.grid import RunPoint
@@ -134,14 +135,16 @@ def params(block: Block, point: RunPoint) -> dict[str, Any]:
         # The header line the scenario writes first into each parsed stream (its parser checks it).
         "fingerprint": fingerprint(point, setup["duration_s"]),
         "trace_file": "out.tr",
-        # Everything traced; the benchmark renders "none" for its floor (Study.untraced): no
+        # full: everything traced as text; tally: the same traces counted in ns (MixedTally,
+        # with tally_params); the benchmark renders "none" for its floor (Study.untraced): no
         # agent or wired-link traces, only trace-all, which ns-2's wireless nodes need.
-        "trace_level": "full",
+        **tally.template_vars(block["trace_level"], parse_args(block, point), tally.MIXED_PARAMS),
     }
 
 
 def parse_args(block: Block, point: RunPoint) -> dict[str, Any]:
-    """AWK parameters: window, accounting limit, the flow's ends, the N1 -> MAP link, series."""
+    """AWK parameters: window, accounting limit, the flow's ends, the N1 -> MAP link, series,
+    the scenario's fingerprint, and the switch to the tally stream (trace_level tally)."""
     setup = block["setups"][point.get("setup")]
     return {
         "t0": setup["warmup_s"],
@@ -159,4 +162,10 @@ def parse_args(block: Block, point: RunPoint) -> dict[str, Any]:
         "link_bps": round(block["topology"]["bottleneck_mbps"] * 1e6),
         "bin_s": block["monitor"]["bin_s"],
         "series": SERIES_FILE,
+        # the scenario's fingerprint: CN 0, N1 1, MAP 2, HA 3, AR1 4, AR2 5, MN 6 (tcl/vegas;
+        # wireless nodes 3-6), its wired links and the bottleneck's delay (s)
+        "n_nodes": 7,
+        "links": "0-1,3-1,1-2,2-4,2-5",
+        "link_delay": round(bottleneck_delay_ms(block, point.get("rtt_ms")), 9) / 1000,
+        **tally.parser_vars(block["trace_level"]),
     }
