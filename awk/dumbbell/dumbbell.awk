@@ -31,8 +31,8 @@
 #   rule, and nothing is printed): line 1 is "# " fingerprint, the header the scenario writes
 #   (another study, seed, end or run fails at line 1, naming the field); 12 fields a line; times numeric, never decreasing, not after
 #   t_end; no duplicated line, no CR (CRLF endings are rejected), no NUL; nodes below n_nodes,
-#   links among `links`; the stream ends within one event gap (the largest gap between two
-#   consecutive times in it) of t_end; each packet crosses the measured link in exactly
+#   links among `links`; the trace's last line is "# end" (cut short without it; hand-made
+#   inputs without a fingerprint: the stream ends within one event gap of t_end); each packet crosses the measured link in exactly
 #   size * 8 / link_bps + link_delay (+-2 us of trace rounding); data sent in [t0, t1] implies
 #   departures on the measured link in [t0, t1].
 #
