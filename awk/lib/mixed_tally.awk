@@ -49,13 +49,11 @@
 
 @include "metrics.awk"
 @include "integrity.awk"
+@include "tally_stream.awk"
 
 BEGIN {
     if (tally != "") {
-        TALLY_ON = 1
-        for (i = 1; i < 256; i++) TALLY_ORD[sprintf("%c", i)] = i
-        split("t0 t1 t_end max_age src dst fid hdr traced link_from link_to link_bps bin_s link_delay", TALLY_PNAMES, " ")
-        for (i in TALLY_PNAMES) { TALLY_KNOWN[TALLY_PNAMES[i]] = 1; TALLY_GIVEN[TALLY_PNAMES[i]] = SYMTAB[TALLY_PNAMES[i]] "" }
+        tstream_init("tally\tmixed\t1", "MixedTally", "t0 t1 t_end max_age src dst fid hdr traced link_from link_to link_bps bin_s link_delay", "^[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$", 1e-6)
         # vegas.awk's metrics; 2: may be empty (undefined), 1: always a number
         split("tcp_sent_pkts tcp_retransmitted_pkts tcp_delivered_pkts tcp_drops_total tcp_drops_wired tcp_drops_wireless tcp_stranded_pkts tcp_lost_pkts tcp_drops_after_delivery acct_sent acct_received acct_dropped acct_in_flight acct_stranded acct_trace_end acct_ok tcp_delay_samples tcp_throughput_kbps tcp_goodput_kbps tcp_recv_pkts link_utilisation link_queue_avg_pkts link_queue_max_pkts link_departed_pkts", k, " ")
         for (i in k) TALLY_WANT[k[i]] = 1
@@ -64,49 +62,14 @@ BEGIN {
     }
 }
 
-TALLY_ON && FNR == 1 {
-    hdr = integ_header()
-    FS = "\t"
-    if (hdr) next
-    $0 = $0
-}
-
 TALLY_ON { mixed_line(); next }
 
-function mixed_line(    i, n, s) {
-    if (TALLY_ENDED) { fail("line after the end line (a stream written twice?)"); return }
-    if (index($0, "\r")) { fail("carriage return in the line (CRLF endings are rejected)"); return }
-    if (index($0, "\0")) { fail("NUL byte in the line (a binary file?)"); return }
-    if ($1 == "end") { mixed_end(); return }
-    TALLY_LINES++
-    s = $0 "\n"; n = length(s)
-    for (i = 1; i <= n; i++) TALLY_H = (TALLY_H * 31 + TALLY_ORD[substr(s, i, 1)]) % 2147483647
-    if (TALLY_LINES == 1) {
-        if ($0 != "tally\tmixed\t1") fail("not a MixedTally stream of format 1: '" substr($0, 1, 60) "'")
-        return
-    }
-    if ($1 == "param" && NF == 3) mixed_param($2, $3)
-    else if ($1 == "metric" && NF == 3) mixed_metric($2, $3)
+# A line of the stream (lib/tally_stream.awk checks the frame): a metric, a bin, or malformed.
+function mixed_line() {
+    if (tstream_line()) return
+    if ($1 == "metric" && NF == 3) mixed_metric($2, $3)
     else if ($1 == "bin" && NF == 3) mixed_bin($2, $3)
-    else if ($1 == "link" && NF == 3) {
-        if (!integ_link($2, $3)) fail("link " $2 "-" $3 " is not one of the scenario's")
-        if (!integ_node($2) || !integ_node($3)) fail("node not in the scenario (" n_nodes " nodes): link " $2 "-" $3)
-    }
-    else if ($1 == "fail" && NF == 2) { fail("ns: " $2); TALLY_FAILS++ }
-    else if (NF == 2 && ($1 == "events" || $1 == "last" || $1 == "gap" || $1 == "nodes" || $1 == "failed")) {
-        if ($2 !~ /^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/) fail($1 " is not a number: '" substr($2, 1, 40) "'")
-        else if ($1 in TALLY_V) fail("duplicated " $1 " line")
-        else TALLY_V[$1] = $2
-    }
     else fail("malformed or unknown line (" NF " fields): " substr($0, 1, 80))
-}
-
-function mixed_param(name, text) {
-    if (!(name in TALLY_KNOWN)) { fail("unknown parameter " substr(name, 1, 40)); return }
-    if (name in TALLY_P) { fail("duplicated parameter " name); return }
-    TALLY_P[name] = text
-    if (text "" != TALLY_GIVEN[name])
-        fail("stream counted with " name " " substr(text, 1, 40) ", this run has '" TALLY_GIVEN[name] "' (a stream of another scenario?)")
 }
 
 function mixed_metric(name, value) {
@@ -125,12 +88,6 @@ function mixed_bin(k, bits) {
     TALLY_BIN[k + 0] = bits + 0
 }
 
-function mixed_end() {
-    TALLY_ENDED = 1
-    if (NF != 3 || $2 "" != TALLY_LINES "" || $3 "" != TALLY_H "")
-        fail("end line '" substr($0, 1, 60) "' does not match the stream (" TALLY_LINES " lines, checksum " TALLY_H "): lines lost, repeated or changed")
-}
-
 END {
     if (!TALLY_ON) { }
     else if (usage) exit 2
@@ -145,21 +102,8 @@ END {
     }
 }
 
-function mixed_checks(    i, k, need, m) {
-    if (!TALLY_ENDED) fail("no end line: the stream was cut short (ns killed, or a truncated copy)")
-    if (TALLY_LINES == 0) { fail("empty stream"); return }
-    for (i in TALLY_PNAMES) {
-        k = TALLY_PNAMES[i]
-        if (TALLY_GIVEN[k] != "" && !(k in TALLY_P)) fail("parameter " k " missing from the stream")
-    }
-    split("events last gap nodes failed", need, " ")
-    for (i in need) if (!(need[i] in TALLY_V)) fail("no " need[i] " line")
-    if (TALLY_V["failed"] + 0 != TALLY_FAILS + 0 && !(TALLY_V["failed"] > 10 && TALLY_FAILS == 10))
-        fail("failed " TALLY_V["failed"] " but " TALLY_FAILS " fail lines")
-    if (TALLY_V["failed"] + 0 > 0) return
-    if (TALLY_V["events"] + 0 == 0) fail("empty stream (no event counted)")
-    if (n_nodes != "" && TALLY_V["nodes"] + 0 > n_nodes + 0) fail("node not in the scenario (" n_nodes " nodes): " TALLY_V["nodes"] - 1)
-    if (TALLY_V["last"] + 0 > t_end + 1e-6) fail("time " TALLY_V["last"] " after the scenario's end " t_end)
+function mixed_checks(    k, m) {
+    if (!tstream_checks()) return
     for (k in TALLY_WANT) if (!(k in TALLY_M)) fail("metric " k " missing")
     if (FAILED) return
     m["x"]; delete m

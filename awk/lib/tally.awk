@@ -42,59 +42,20 @@
 
 @include "metrics.awk"
 @include "integrity.awk"
+@include "tally_stream.awk"
 
 BEGIN {
-    if (tally != "") {
-        TALLY_ON = 1
-        for (i = 1; i < 256; i++) TALLY_ORD[sprintf("%c", i)] = i
-        split("t0 t1 t_end max_age link_from link_to link_bps link_delay tcp_hdr", TALLY_PNAMES, " ")
-        # the parameters as given (before wired.awk's BEGIN sets its defaults, e.g. tcp_hdr)
-        for (i in TALLY_PNAMES) { TALLY_KNOWN[TALLY_PNAMES[i]] = 1; TALLY_GIVEN[TALLY_PNAMES[i]] = SYMTAB[TALLY_PNAMES[i]] "" }
-    }
-}
-
-TALLY_ON && FNR == 1 {
-    hdr = integ_header()
-    FS = "\t"
-    if (hdr) next
-    $0 = $0
+    if (tally != "")
+        tstream_init("tally\twired\t1", "WiredTally", "t0 t1 t_end max_age link_from link_to link_bps link_delay tcp_hdr", "^[0-9]+(\\.[0-9]+)?$", 0)
 }
 
 TALLY_ON { tally_line(); next }
 
-function tally_line(    i, n, s) {
-    if (TALLY_ENDED) { fail("line after the end line (a stream written twice?)"); return }
-    if (index($0, "\r")) { fail("carriage return in the line (CRLF endings are rejected)"); return }
-    if (index($0, "\0")) { fail("NUL byte in the line (a binary file?)"); return }
-    if ($1 == "end") { tally_end(); return }
-    TALLY_LINES++
-    s = $0 "\n"; n = length(s)
-    for (i = 1; i <= n; i++) TALLY_H = (TALLY_H * 31 + TALLY_ORD[substr(s, i, 1)]) % 2147483647
-    if (TALLY_LINES == 1) {
-        if ($0 != "tally\twired\t1") fail("not a WiredTally stream of format 1: '" substr($0, 1, 60) "'")
-        return
-    }
-    if ($1 == "param" && NF == 3) tally_param($2, $3)
-    else if ($1 == "metric" && NF == 3) tally_metric($2, $3)
-    else if ($1 == "link" && NF == 3) {
-        if (!integ_link($2, $3)) fail("link " $2 "-" $3 " is not one of the scenario's")
-        if (!integ_node($2) || !integ_node($3)) fail("node not in the scenario (" n_nodes " nodes): link " $2 "-" $3)
-    }
-    else if ($1 == "fail" && NF == 2) { fail("ns: " $2); TALLY_FAILS++ }
-    else if (NF == 2 && ($1 == "events" || $1 == "last" || $1 == "gap" || $1 == "nodes" || $1 == "failed")) {
-        if ($2 !~ /^[0-9]+(\.[0-9]+)?$/) fail($1 " is not a number: '" substr($2, 1, 40) "'")
-        else if ($1 in TALLY_V) fail("duplicated " $1 " line")
-        else TALLY_V[$1] = $2
-    }
+# A line of the stream (lib/tally_stream.awk checks the frame): a metric, or malformed.
+function tally_line() {
+    if (tstream_line()) return
+    if ($1 == "metric" && NF == 3) tally_metric($2, $3)
     else fail("malformed or unknown line (" NF " fields): " substr($0, 1, 80))
-}
-
-function tally_param(name, text) {
-    if (!(name in TALLY_KNOWN)) { fail("unknown parameter " substr(name, 1, 40)); return }
-    if (name in TALLY_P) { fail("duplicated parameter " name); return }
-    TALLY_P[name] = text
-    if (text "" != TALLY_GIVEN[name])
-        fail("stream counted with " name " " substr(text, 1, 40) ", this run has '" TALLY_GIVEN[name] "' (a stream of another scenario?)")
 }
 
 function tally_metric(name, value,    ty) {
@@ -109,12 +70,6 @@ function tally_metric(name, value,    ty) {
     metric(name, value)
 }
 
-function tally_end() {
-    TALLY_ENDED = 1
-    if (NF != 3 || $2 "" != TALLY_LINES "" || $3 "" != TALLY_H "")
-        fail("end line '" substr($0, 1, 60) "' does not match the stream (" TALLY_LINES " lines, checksum " TALLY_H "): lines lost, repeated or changed")
-}
-
 END {
     if (!TALLY_ON) { }
     else if (WIRED_USAGE) exit 2
@@ -122,20 +77,7 @@ END {
 }
 
 function tally_checks(    i, k, need, sent) {
-    if (!TALLY_ENDED) fail("no end line: the stream was cut short (ns killed, or a truncated copy)")
-    if (TALLY_LINES == 0) { fail("empty stream"); return }
-    for (i in TALLY_PNAMES) {
-        k = TALLY_PNAMES[i]
-        if (TALLY_GIVEN[k] != "" && !(k in TALLY_P)) fail("parameter " k " missing from the stream")
-    }
-    split("events last gap nodes failed", need, " ")
-    for (i in need) if (!(need[i] in TALLY_V)) fail("no " need[i] " line")
-    if (TALLY_V["failed"] + 0 != TALLY_FAILS + 0 && !(TALLY_V["failed"] > 10 && TALLY_FAILS == 10))
-        fail("failed " TALLY_V["failed"] " but " TALLY_FAILS " fail lines")
-    if (TALLY_V["failed"] + 0 > 0) return
-    if (TALLY_V["events"] + 0 == 0) fail("empty stream (no event counted)")
-    if (n_nodes != "" && TALLY_V["nodes"] + 0 > n_nodes + 0) fail("node not in the scenario (" n_nodes " nodes): " TALLY_V["nodes"] - 1)
-    if (TALLY_V["last"] + 0 > t_end + 0) fail("time " TALLY_V["last"] " after the scenario's end " t_end)
+    if (!tstream_checks()) return
     split("acct_ok acct_sent acct_received acct_dropped acct_in_flight acct_trace_end link_utilisation link_queue_avg_pkts link_queue_max_pkts link_departed_pkts", need, " ")
     for (i in need) if (!(need[i] in TALLY_M)) fail("metric " need[i] " missing")
     if (FAILED) return

@@ -1,0 +1,98 @@
+# tally_stream.awk - (library) the frame every in-ns tally stream shares (WiredTally: tally.awk; MixedTally: mixed_tally.awk).
+#
+# Reads (FS is a tab after the header; one record a line): line 1, the run's header "# "
+#   fingerprint (lib/integrity.awk, integ_header); then the format line; "param NAME TEXT";
+#   "link A B"; "fail MESSAGE"; "events N", "last T", "gap G", "nodes N", "failed N"; and last
+#   "end LINES SUM" (the line count after the header and before it, and their checksum
+#   h = (h * 31 + byte) mod 2147483647 over every byte, newlines included). Any other line kind
+#   (metric, bin) is the checker's own: tstream_line returns 0 for it.
+# Needs lib/metrics.awk (fail) and lib/integrity.awk (integ_header, integ_link, integ_node).
+# Functions:
+#   tstream_init(format, class, names, numre, res)  in BEGIN: the expected format line, the
+#     tally's class (for messages), the parameter names ns counted with (space-separated; each
+#     must equal the parser's variable of that name as text), the pattern of a number on the
+#     events/last/gap/nodes/failed lines, and how far the last time may pass t_end (s). Sets
+#     TALLY_ON.
+#   tstream_line()    on every line after the header: 1 when the line was the frame's (or failed
+#     here: CR, NUL, a line after the end line), 0 for the checker's own kinds.
+#   tstream_checks()  in END, first: the end line present, the stream not empty, every given
+#     parameter in it, each count line once, the fail lines agreeing with "failed", events
+#     counted, nodes and the last time within the scenario. 1 when the checker's own checks
+#     should follow (no failure reported by ns), else 0.
+# Globals: TALLY_P (param texts), TALLY_V (count lines), TALLY_LINES, TALLY_H, TALLY_ENDED,
+#   TALLY_FAILS.
+
+function tstream_init(format, class, names, numre, res,    i) {
+    TALLY_ON = 1
+    TSTREAM_FORMAT = format; TSTREAM_CLASS = class; TSTREAM_NUMRE = numre; TSTREAM_RES = res
+    for (i = 1; i < 256; i++) TALLY_ORD[sprintf("%c", i)] = i
+    split(names, TALLY_PNAMES, " ")
+    # the parameters as given (before the reader's BEGIN sets its defaults, e.g. tcp_hdr)
+    for (i in TALLY_PNAMES) { TALLY_KNOWN[TALLY_PNAMES[i]] = 1; TALLY_GIVEN[TALLY_PNAMES[i]] = SYMTAB[TALLY_PNAMES[i]] "" }
+}
+
+TALLY_ON && FNR == 1 {
+    hdr = integ_header()
+    FS = "\t"
+    if (hdr) next
+    $0 = $0
+}
+
+function tstream_line(    i, n, s) {
+    if (TALLY_ENDED) { fail("line after the end line (a stream written twice?)"); return 1 }
+    if (index($0, "\r")) { fail("carriage return in the line (CRLF endings are rejected)"); return 1 }
+    if (index($0, "\0")) { fail("NUL byte in the line (a binary file?)"); return 1 }
+    if ($1 == "end") { tstream_end(); return 1 }
+    TALLY_LINES++
+    s = $0 "\n"; n = length(s)
+    for (i = 1; i <= n; i++) TALLY_H = (TALLY_H * 31 + TALLY_ORD[substr(s, i, 1)]) % 2147483647
+    if (TALLY_LINES == 1) {
+        if ($0 != TSTREAM_FORMAT) fail("not a " TSTREAM_CLASS " stream of format 1: '" substr($0, 1, 60) "'")
+        return 1
+    }
+    if ($1 == "param" && NF == 3) tstream_param($2, $3)
+    else if ($1 == "link" && NF == 3) {
+        if (!integ_link($2, $3)) fail("link " $2 "-" $3 " is not one of the scenario's")
+        if (!integ_node($2) || !integ_node($3)) fail("node not in the scenario (" n_nodes " nodes): link " $2 "-" $3)
+    }
+    else if ($1 == "fail" && NF == 2) { fail("ns: " $2); TALLY_FAILS++ }
+    else if (NF == 2 && ($1 == "events" || $1 == "last" || $1 == "gap" || $1 == "nodes" || $1 == "failed")) {
+        if ($2 !~ TSTREAM_NUMRE) fail($1 " is not a number: '" substr($2, 1, 40) "'")
+        else if ($1 in TALLY_V) fail("duplicated " $1 " line")
+        else TALLY_V[$1] = $2
+    }
+    else return 0
+    return 1
+}
+
+function tstream_param(name, text) {
+    if (!(name in TALLY_KNOWN)) { fail("unknown parameter " substr(name, 1, 40)); return }
+    if (name in TALLY_P) { fail("duplicated parameter " name); return }
+    TALLY_P[name] = text
+    if (text "" != TALLY_GIVEN[name])
+        fail("stream counted with " name " " substr(text, 1, 40) ", this run has '" TALLY_GIVEN[name] "' (a stream of another scenario?)")
+}
+
+function tstream_end() {
+    TALLY_ENDED = 1
+    if (NF != 3 || $2 "" != TALLY_LINES "" || $3 "" != TALLY_H "")
+        fail("end line '" substr($0, 1, 60) "' does not match the stream (" TALLY_LINES " lines, checksum " TALLY_H "): lines lost, repeated or changed")
+}
+
+function tstream_checks(    i, k, need) {
+    if (!TALLY_ENDED) fail("no end line: the stream was cut short (ns killed, or a truncated copy)")
+    if (TALLY_LINES == 0) { fail("empty stream"); return 0 }
+    for (i in TALLY_PNAMES) {
+        k = TALLY_PNAMES[i]
+        if (TALLY_GIVEN[k] != "" && !(k in TALLY_P)) fail("parameter " k " missing from the stream")
+    }
+    split("events last gap nodes failed", need, " ")
+    for (i in need) if (!(need[i] in TALLY_V)) fail("no " need[i] " line")
+    if (TALLY_V["failed"] + 0 != TALLY_FAILS + 0 && !(TALLY_V["failed"] > 10 && TALLY_FAILS == 10))
+        fail("failed " TALLY_V["failed"] " but " TALLY_FAILS " fail lines")
+    if (TALLY_V["failed"] + 0 > 0) return 0
+    if (TALLY_V["events"] + 0 == 0) fail("empty stream (no event counted)")
+    if (n_nodes != "" && TALLY_V["nodes"] + 0 > n_nodes + 0) fail("node not in the scenario (" n_nodes " nodes): " TALLY_V["nodes"] - 1)
+    if (TALLY_V["last"] + 0 > t_end + TSTREAM_RES) fail("time " TALLY_V["last"] " after the scenario's end " t_end)
+    return 1
+}
