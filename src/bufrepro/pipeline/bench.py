@@ -108,9 +108,9 @@ def all_specs(cfg: Mapping[str, Any], name: str, readings: bool = True) -> list[
 
 def floor_all(
     cfg: Mapping[str, Any], names: Sequence[str], cores: int, work: Path, readings: bool = True
-) -> float:
-    """Summed wall seconds of every run the workflow makes (grid and, unless readings is False,
-    readings) untraced, run `cores` at a time."""
+) -> tuple[float, int]:
+    """(summed wall seconds, runs) of every run the workflow makes (grid and, unless readings is
+    False, readings) untraced, run `cores` at a time."""
     jobs = []
     for name in names:
         study = registry.get(name)
@@ -120,7 +120,7 @@ def floor_all(
             jobs.append((backend, dataclasses.replace(spec, run_dir=work / name / f"f{i}")))
     with ThreadPoolExecutor(max_workers=cores) as pool:
         walls = list(pool.map(lambda job: floor_run(*job)[0], jobs))
-    return float(sum(walls))
+    return float(sum(walls)), len(jobs)
 
 
 def workflow_wall(
@@ -178,11 +178,10 @@ def report_workflow(
     grid_only: the workflow makes each study's tables and figures (its compare and plot rules)
     without the readings stage, and the floor leaves the readings' runs out too."""
     readings = not grid_only
-    floor = floor_all(cfg, names, cores, work / "floor", readings)
+    floor, runs = floor_all(cfg, names, cores, work / "floor", readings)
     targets = [t for n in names for t in (f"compare_published_{n}", f"plot_figures_{n}")]
     wall = workflow_wall(repo, work / "repo", cores, args, targets if grid_only else ("all",))
     grid = sum(len(registry.get(n).runs(cfg[n])) for n in names)
-    runs = sum(len(all_specs(cfg, n, readings)) for n in names)
     return (
         f"{runs} runs ({grid} of the grids, {runs - grid} of their own rules and readings) of "
         f"{', '.join(names)} on {cores} cores: sum of untraced ns {floor:.1f} s "
