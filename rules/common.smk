@@ -1,5 +1,6 @@
 # Shared setup: find the studies, read their config files and the profile's, validate the
 # config before anything runs, and plan each study's batches of runs.
+import glob
 import sys
 from pathlib import Path
 
@@ -60,12 +61,22 @@ def _batch_inputs(name):
     backend = backends.get(study.backend, CFG)
     return {
         "config": f"results/{name}/config.yaml",
-        "template": f"tcl/{study.template}",
+        # The study's templates with what they include, and its parsers with the AWK library.
+        "template": sorted(
+            glob.glob(f"tcl/{Path(study.template).parent}/*.j2")
+            + glob.glob("tcl/lib/*.j2")
+        ),
         "parsers": [
             f"awk/{p}"
-            for p in (study.parser, *study.other_parsers, study.side_parser)
+            for p in (
+                study.parser,
+                *study.other_parsers,
+                study.tally_parser,
+                study.side_parser,
+            )
             if p
-        ],
+        ]
+        + sorted(glob.glob("awk/lib/*.awk")),
         "backend": backend.requires(study.backend_options),
     }
 

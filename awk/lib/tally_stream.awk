@@ -27,8 +27,9 @@ function tstream_init(format, class, names, numre, res,    i) {
     TSTREAM_FORMAT = format; TSTREAM_CLASS = class; TSTREAM_NUMRE = numre; TSTREAM_RES = res
     for (i = 1; i < 256; i++) TALLY_ORD[sprintf("%c", i)] = i
     split(names, TALLY_PNAMES, " ")
-    # the parameters as given (before the reader's BEGIN sets its defaults, e.g. tcp_hdr)
-    for (i in TALLY_PNAMES) { TALLY_KNOWN[TALLY_PNAMES[i]] = 1; TALLY_GIVEN[TALLY_PNAMES[i]] = SYMTAB[TALLY_PNAMES[i]] "" }
+    # the parameters as given (before the reader's BEGIN sets its defaults, e.g. tcp_hdr); a
+    # variable neither given nor named by the program is not in SYMTAB: empty
+    for (i in TALLY_PNAMES) { TALLY_KNOWN[TALLY_PNAMES[i]] = 1; TALLY_GIVEN[TALLY_PNAMES[i]] = (TALLY_PNAMES[i] in SYMTAB) ? SYMTAB[TALLY_PNAMES[i]] "" : "" }
 }
 
 TALLY_ON && FNR == 1 {

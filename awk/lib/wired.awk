@@ -55,18 +55,10 @@
 @include "throughput.awk"
 @include "loss.awk"
 @include "link.awk"
+# The parameters checked (usage: exit 2), tcp_hdr's default, the end line wanted, integ_init.
+@include "wired_params.awk"
 
-BEGIN {
-    if (PROG == "") PROG = "wired.awk"
-    if (t0 == "" || t1 == "" || t1 <= t0 || t_end == "" || max_age == "" || link_from == "" \
-        || link_to == "" || link_bps <= 0) {
-        print PROG ": set -v t0=... -v t1=... (t1 > t0) -v t_end=... -v max_age=... -v link_from=... -v link_to=... -v link_bps=... [-v tcp_hdr=40]" > "/dev/stderr"
-        WIRED_USAGE = 1; exit 2
-    }
-    if (tcp_hdr == "") tcp_hdr = 40
-    link_init(); integ_init()
-    INTEG_WANT_END = fingerprint != ""  # the scenario's trace ends with "# end" (integ_end)
-}
+BEGIN { link_init() }
 
 # Line 1: the run's header (skipped once checked; a missing one fails, and the line is read).
 FNR == 1 && integ_header() { next }

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import os
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,7 @@ import pytest
 
 from bufrepro import backends, registry
 from bufrepro.backends import tally
-from bufrepro.backends.base import execute
+from bufrepro.backends.base import PARSER_ENV, execute, parser_command
 from bufrepro.kit.configs import ConfigError
 from bufrepro.pipeline import configuration, plan
 from conftest import NS2_PREFIX, merged
@@ -108,6 +110,7 @@ def test_the_tally_runs_on_the_patched_ns_and_is_recorded(
         meta = (folder / "run.json").read_text(encoding="utf-8")
         assert f'"ns_binary": "{patched_ns}"' in meta
         assert '"tally": 1' in meta
+        assert "_tally.awk" in meta  # the study's tally program, not its text-trace program
         assert "WiredTally" in (folder / "sim.tcl").read_text(encoding="utf-8")
     for folder in both["full"].values():
         assert '"tally"' not in (folder / "run.json").read_text(encoding="utf-8")
@@ -155,3 +158,43 @@ def test_the_tally_build_option_runs_debians_ns_unless_counting(patched_ns: Path
     assert ns2.simulate(counted)[0] == str(patched_ns)
     with pytest.raises(ValueError, match="allowed: stock, patched, tally"):
         ns2.binary({"build": "debug"})
+
+
+@pytest.mark.parametrize("study", ["dumbbell", "ramya"])
+def test_the_tally_program_prints_what_the_study_program_prints_and_refuses_a_text_trace(
+    tmp_path: Path, patched_ns: Path, study: str
+) -> None:
+    """<study>_tally.awk (what the pipeline runs on a tally stream) and <study>.awk -v tally=1
+    read a kept tally stream to the same bytes; the tally program fails a text trace."""
+    made = {}
+    for level in tally.LEVELS:
+        cfg = config(level)
+        point = registry.get(study).runs(cfg[study])[0]
+        spec = dataclasses.replace(plan.spec(cfg, point), run_dir=tmp_path / level)
+        assert execute(backends.get("ns2", cfg), spec, keep_traces=True) == "ran"
+        made[level] = spec
+    counted = made["tally"]
+    assert counted.parser == registry.get(study).tally_parser == f"{study}/{study}_tally.awk"
+    env = {**os.environ, **PARSER_ENV}
+    outputs = [
+        subprocess.run(
+            parser_command(program, counted.parser_args, [counted.stream]),
+            cwd=counted.run_dir,
+            capture_output=True,
+            check=False,
+            env=env,
+        )
+        for program in (counted.parser, registry.get(study).parser)
+    ]
+    assert [o.returncode for o in outputs] == [0, 0], outputs[0].stderr
+    assert outputs[0].stdout == outputs[1].stdout and b"acct_ok\t1" in outputs[0].stdout
+    text = made["full"]
+    refused = subprocess.run(
+        parser_command(counted.parser, text.parser_args, [text.stream]),
+        cwd=text.run_dir,
+        capture_output=True,
+        check=False,
+        env=env,
+    )
+    assert refused.returncode == 3 and refused.stdout == b""
+    assert b"not a WiredTally stream" in refused.stderr

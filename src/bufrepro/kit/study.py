@@ -41,6 +41,10 @@ class Study:
     # Small files the scenario writes beside the stream, parsed by side_parser after the run.
     # Further parsers parser_for() may pick for some runs (the workflow watches them too).
     other_parsers: ClassVar[tuple[str, ...]] = ()
+    # The parser of the runs whose config says trace_level "tally" (the stream the patched ns
+    # counts into), when it is a program of its own: it reads only that stream, so gawk compiles
+    # less per run. Empty: `parser` reads both.
+    tally_parser: ClassVar[str] = ""
     side_files: ClassVar[tuple[str, ...]] = ()
     side_parser: ClassVar[str] = ""
     # Per-run files kept as results (series for figures); everything else is deleted.
@@ -116,7 +120,10 @@ class Study:
         raise NotImplementedError(f"{self.name}: params()")
 
     def parser_for(self, block: Block, point: grid.RunPoint) -> str:
-        """The streamed parser of one run: `parser` unless the study reads some runs otherwise."""
+        """The streamed parser of one run: `tally_parser` for a tally stream when the study has
+        one, else `parser` (a study that reads some runs otherwise overrides this)."""
+        if self.tally_parser and block.get("trace_level") == "tally":
+            return self.tally_parser
         return self.parser
 
     def parse_args(self, block: Block, point: grid.RunPoint) -> dict[str, Any]:

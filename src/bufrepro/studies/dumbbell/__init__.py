@@ -44,6 +44,7 @@ class Dumbbell(Study):
     stream = run_params.TRACE_FILE
     # The HTTP reading's runs: their parser, and PackMime's logs it reads (deleted after the run).
     other_parsers = (http.PARSER,)
+    tally_parser = "dumbbell/dumbbell_tally.awk"
     side_files = (http.OBJECTS_FILE, http.REQUESTS_FILE)
     # trace_level tally counts in the patched ns (built first); full runs Debian's ns.
     backend_options: ClassVar[Mapping[str, str]] = MappingProxyType({"build": "tally"})
@@ -149,8 +150,9 @@ class Dumbbell(Study):
         return made
 
     def parser_for(self, block: Block, point: RunPoint) -> str:
-        """dumbbell.awk under FTP; http.awk (the same metrics and the web objects') under HTTP."""
-        return http.PARSER if http.is_http(block) else self.parser
+        """http.awk (the same metrics and the web objects') under HTTP; under FTP,
+        dumbbell_tally.awk for a tally stream and dumbbell.awk for the text trace."""
+        return http.PARSER if http.is_http(block) else super().parser_for(block, point)
 
     def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
         """Parser variables of one run, with the scenario's fingerprint (nodes, links, delay)."""

@@ -37,6 +37,7 @@ class Ramya(Study):
     # the QueueMonitor samples go to side.awk after the run; queue.tr stays for Fig. 3.
     parser = "ramya/ramya.awk"
     stream = _params.STREAM
+    tally_parser = "ramya/ramya_tally.awk"
     side_parser = "ramya/side.awk"
     side_files = (_params.RTT_FILE, _params.PING_FILE, _params.QUEUE_FILE)
     kept_files = (_params.QUEUE_FILE,)

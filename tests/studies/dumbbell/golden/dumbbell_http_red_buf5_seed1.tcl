@@ -33,6 +33,16 @@ set tf [open out.tr w]
 puts $tf "# bufrepro dumbbell run=8b62dd6479ede793 seed=1 end=5"
 $ns trace-all $tf
 
+# Each link traced by trace-all gets four trace objects (Trace/Enque, Deque, Drop, Recv), and
+# ns-2 fills each of their five bound variables with its class default by asking the object's
+# class, then each superclass, through a `catch` that fails, and builds an error message, at
+# every class that lacks it. Those four classes have none of their own, so every object paid
+# five failed lookups. Giving them Trace's defaults gives every object the same values at once.
+foreach cls {Trace/Enque Trace/Deque Trace/Drop Trace/Recv} {
+    foreach var {src_ dst_ callback_ show_tcphdr_ show_sctphdr_} { $cls set $var [Trace set $var] }
+}
+
+
 # --- Topology: TCP sources 0,2,3; UDP source 1; routers 4,5; TCP sink 6; UDP null 7 ---
 foreach i {0 1 2 3 4 5 6 7} { set n($i) [$ns node] }
 foreach src {0 1 2 3} {

@@ -24,6 +24,16 @@ set tf [open out.tr w]
 # their parsers check study, seed, end and run.
 puts $tf "# bufrepro ramya run=a3e7306cd74d3fe5 seed=2 end=5"
 $ns trace-all $tf
+
+# Each link traced by trace-all gets four trace objects (Trace/Enque, Deque, Drop, Recv), and
+# ns-2 fills each of their five bound variables with its class default by asking the object's
+# class, then each superclass, through a `catch` that fails, and builds an error message, at
+# every class that lacks it. Those four classes have none of their own, so every object paid
+# five failed lookups. Giving them Trace's defaults gives every object the same values at once.
+foreach cls {Trace/Enque Trace/Deque Trace/Drop Trace/Recv} {
+    foreach var {src_ dst_ callback_ show_tcphdr_ show_sctphdr_} { $cls set $var [Trace set $var] }
+}
+
 # trace_level tally (the patched ns-2): every traced event is counted in ns by WiredTally with
 # the parser's definitions instead of being written; finish writes its small stream.
 set tally [new WiredTally]

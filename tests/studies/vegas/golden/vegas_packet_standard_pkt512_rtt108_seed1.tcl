@@ -21,6 +21,16 @@ set tf [open out.tr w]
 puts $tf "# bufrepro vegas run=49367bb15213d099 seed=1 end=35"
 $ns trace-all $tf
 
+# Each link traced by trace-all gets four trace objects (Trace/Enque, Deque, Drop, Recv), and
+# ns-2 fills each of their five bound variables with its class default by asking the object's
+# class, then each superclass, through a `catch` that fails, and builds an error message, at
+# every class that lacks it. Those four classes have none of their own, so every object paid
+# five failed lookups. Giving them Trace's defaults gives every object the same values at once.
+foreach cls {Trace/Enque Trace/Deque Trace/Drop Trace/Recv} {
+    foreach var {src_ dst_ callback_ show_tcphdr_ show_sctphdr_} { $cls set $var [Trace set $var] }
+}
+
+
 # Node numbers (the AWK scripts read them): CN 0, N1 1, MAP 2 (wired); HA 3, AR1 4, AR2 5
 # (base stations); MN 6 (mobile, home address in the HA's domain).
 AddrParams set domain_num_ 4

@@ -1,0 +1,27 @@
+# wired_params.awk - (library) the parameters of a wired run's reader, checked before anything is read.
+#
+# Included by lib/wired.awk (the text trace) and by the studies' tally programs
+# (dumbbell/dumbbell_tally.awk, ramya/ramya_tally.awk), which read the WiredTally stream with
+# lib/tally.awk and so need none of the metric families.
+# Reads: no line; only the -v parameters, in BEGIN.
+# Parameters (-v; lib/wired.awk's header defines them): t0, t1 (t1 > t0), t_end, max_age,
+#   link_from, link_to, link_bps (> 0), tcp_hdr (default 40), links, n_nodes, fingerprint.
+# Sets: PROG (when the program has not: "wired.awk"); WIRED_USAGE = 1 and exit 2 when a
+#   parameter is missing or out of range (nothing read, nothing printed; the usage on stderr);
+#   tcp_hdr's default; INTEG_WANT_END (a fingerprint means the stream ends with "# end");
+#   lib/integrity.awk's node and link tables (integ_init).
+
+@include "metrics.awk"
+@include "integrity.awk"
+
+BEGIN {
+    if (PROG == "") PROG = "wired.awk"
+    if (t0 == "" || t1 == "" || t1 <= t0 || t_end == "" || max_age == "" || link_from == "" \
+        || link_to == "" || link_bps <= 0) {
+        print PROG ": set -v t0=... -v t1=... (t1 > t0) -v t_end=... -v max_age=... -v link_from=... -v link_to=... -v link_bps=... [-v tcp_hdr=40]" > "/dev/stderr"
+        WIRED_USAGE = 1; exit 2
+    }
+    if (tcp_hdr == "") tcp_hdr = 40
+    integ_init()
+    INTEG_WANT_END = fingerprint != ""  # the scenario's trace ends with "# end" (integ_end)
+}
