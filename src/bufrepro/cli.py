@@ -61,6 +61,17 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="the workflow without the readings stage: each study's tables and figures only",
     )
+    bench.add_argument(
+        "--floor-every",
+        type=int,
+        default=1,
+        help="time the floor on every k-th run of each study and estimate the sum (95 %% CI)",
+    )
+    bench.add_argument(
+        "--floor-only",
+        action="store_true",
+        help="with --workflow: the floor alone (for a reproduction timed in the same sitting)",
+    )
     shw = sub.add_parser("show", help="print diffs, coverage and claims")
     shw.add_argument("--config", required=True)
     shw.add_argument("--results", default="results")
@@ -152,7 +163,15 @@ def _bench(args: argparse.Namespace) -> int:
                 extra.append(f"ns2_prefix={prefix}")
             print(
                 bench.report_workflow(
-                    cfg, names, args.cores, REPO_ROOT, work / "wf", extra, args.grid_only
+                    cfg,
+                    names,
+                    args.cores,
+                    REPO_ROOT,
+                    work / "wf",
+                    extra,
+                    args.grid_only,
+                    max(1, args.floor_every),
+                    args.floor_only,
                 )
             )
     return 0

@@ -106,21 +106,71 @@ def all_specs(cfg: Mapping[str, Any], name: str, readings: bool = True) -> list[
     return grid + list(study.side_runs(cfg)) + (reading_specs(cfg, name) if readings else [])
 
 
+@dataclasses.dataclass(frozen=True)
+class Floor:
+    """Summed wall seconds of untraced ns over the workflow's runs: measured, or estimated from
+    every k-th run of each study (then `half` is the 95 % half-width, else 0)."""
+
+    seconds: float
+    runs: int
+    measured: int
+    half: float = 0.0
+
+
+def estimate(walls: Mapping[str, Sequence[float]], totals: Mapping[str, int]) -> Floor:
+    """Per study, N x the sample mean; the half-width from the sample variance, with the finite
+    population correction (a systematic sample taken as a simple random one)."""
+    seconds = var = 0.0
+    for name, sample in walls.items():
+        n, big = len(sample), totals[name]
+        mean = sum(sample) / n
+        seconds += big * mean
+        if 1 < n < big:
+            s2 = sum((w - mean) ** 2 for w in sample) / (n - 1)
+            var += big * big * s2 / n * (1 - n / big)
+    measured = sum(len(s) for s in walls.values())
+    half = 1.96 * var**0.5 if measured < sum(totals.values()) else 0.0
+    return Floor(seconds, sum(totals.values()), measured, half)
+
+
 def floor_all(
-    cfg: Mapping[str, Any], names: Sequence[str], cores: int, work: Path, readings: bool = True
-) -> tuple[float, int]:
-    """(summed wall seconds, runs) of every run the workflow makes (grid and, unless readings is
-    False, readings) untraced, run `cores` at a time."""
-    jobs = []
+    cfg: Mapping[str, Any],
+    names: Sequence[str],
+    cores: int,
+    work: Path,
+    readings: bool = True,
+    every: int = 1,
+) -> Floor:
+    """Every run the workflow makes (grid and, unless readings is False, readings) untraced, run
+    `cores` at a time; with every > 1 only every k-th run of each study (from the middle of the
+    first k, spread over its grid and readings), and the sum estimated."""
+    jobs, totals = [], {}
     for name in names:
         study = registry.get(name)
         backend = backends.get(study.backend, cfg)
-        for i, spec in enumerate(all_specs(cfg, name, readings)):
-            spec = untraced(spec, study.untraced)
-            jobs.append((backend, dataclasses.replace(spec, run_dir=work / name / f"f{i}")))
+        specs = all_specs(cfg, name, readings)
+        totals[name] = len(specs)
+        for i in range(min(every // 2, len(specs) - 1), len(specs), every):
+            spec = untraced(specs[i], study.untraced)
+            job = (backend, dataclasses.replace(spec, run_dir=work / name / f"f{i}"))
+            jobs.append((name, job))
     with ThreadPoolExecutor(max_workers=cores) as pool:
-        walls = list(pool.map(lambda job: floor_run(*job)[0], jobs))
-    return float(sum(walls)), len(jobs)
+        walls = list(pool.map(lambda job: floor_run(*job[1])[0], jobs))
+    by_study: dict[str, list[float]] = {name: [] for name in totals if totals[name]}
+    for (name, _), wall in zip(jobs, walls, strict=True):
+        by_study[name].append(wall)
+    return estimate(by_study, totals)
+
+
+def floor_text(floor: Floor, cores: int) -> str:
+    """The floor as the reports print it: measured, or estimated with its 95 % half-width."""
+    per_core = f"(/ {cores} cores = {floor.seconds / cores:.1f} s)"
+    if floor.measured == floor.runs:
+        return f"sum of untraced ns {floor.seconds:.1f} s {per_core}"
+    return (
+        f"sum of untraced ns estimated from {floor.measured} of them {floor.seconds:.1f} s "
+        f"+- {floor.half:.1f} s (95 %) {per_core}"
+    )
 
 
 def workflow_wall(
@@ -172,19 +222,29 @@ def report_workflow(
     work: Path,
     args: Sequence[str],
     grid_only: bool = False,
+    every: int = 1,
+    floor_only: bool = False,
 ) -> str:
     """The workflow's wall time against every run untraced, `cores` at a time, in one sitting.
 
     grid_only: the workflow makes each study's tables and figures (its compare and plot rules)
-    without the readings stage, and the floor leaves the readings' runs out too."""
+    without the readings stage, and the floor leaves the readings' runs out too. every: the
+    floor from every k-th run, estimated (a whole reproduction's floor costs nearly what the
+    reproduction does). floor_only: the floor alone, for a reproduction timed beside it."""
     readings = not grid_only
-    floor, runs = floor_all(cfg, names, cores, work / "floor", readings)
+    floor = floor_all(cfg, names, cores, work / "floor", readings, every)
+    grid = sum(len(registry.get(n).runs(cfg[n])) for n in names)
+    head = (
+        f"{floor.runs} runs ({grid} of the grids, {floor.runs - grid} of their own rules and "
+        f"readings) of {', '.join(names)} on {cores} cores: {floor_text(floor, cores)}"
+    )
+    if floor_only:
+        return head
     targets = [t for n in names for t in (f"compare_published_{n}", f"plot_figures_{n}")]
     wall = workflow_wall(repo, work / "repo", cores, args, targets if grid_only else ("all",))
-    grid = sum(len(registry.get(n).runs(cfg[n])) for n in names)
-    return (
-        f"{runs} runs ({grid} of the grids, {runs - grid} of their own rules and readings) of "
-        f"{', '.join(names)} on {cores} cores: sum of untraced ns {floor:.1f} s "
-        f"(/ {cores} cores = {floor / cores:.1f} s); workflow wall {wall:.1f} s; "
-        f"ratio {wall / (floor / cores):.2f}x"
-    )
+    ratio = wall / (floor.seconds / cores)
+    spread = ""
+    if floor.half:
+        low, high = (wall / ((floor.seconds + d) / cores) for d in (floor.half, -floor.half))
+        spread = f" ({low:.2f}-{high:.2f}x over the floor's 95 % interval)"
+    return f"{head}; workflow wall {wall:.1f} s; ratio {ratio:.2f}x{spread}"
