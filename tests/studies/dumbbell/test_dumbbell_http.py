@@ -105,7 +105,13 @@ def test_each_reading_has_its_parser(tiny_cfg: dict[str, Any]) -> None:
     ftp = plan.spec(tiny_cfg, STUDY.runs(tiny_cfg["dumbbell"])[0])
     cfg = http_cfg()
     web = plan.spec(cfg, STUDY.runs(cfg["dumbbell"])[0])
-    assert ftp.parser == "dumbbell/dumbbell.awk" and "objects_file" not in ftp.parser_args
+    # the FTP reading counts in ns by default (trace_level tally): the tally program reads it
+    assert tiny_cfg["dumbbell"]["trace_level"] == "tally"
+    assert ftp.parser == "dumbbell/dumbbell_tally.awk" and "objects_file" not in ftp.parser_args
+    full = configuration.validate(
+        merged(configs.merge(TINY, {"dumbbell": {"trace_level": "full"}}))
+    )
+    assert plan.spec(full, STUDY.runs(full["dumbbell"])[0]).parser == "dumbbell/dumbbell.awk"
     assert web.parser == http.PARSER and web.parser_args["servers"] == "0,2,3"
     assert "http_rate" not in ftp.params and web.params["http_rate"] == 5.0
 
