@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from fake_backend import Fake
 
-from bufrepro.backends.base import RunFailed, RunSpec, execute
+from bufrepro.backends.base import RunFailed, RunSpec, execute, execute_all
 
 PARSER = str(Path(__file__).with_name("count.awk"))
 
@@ -108,3 +108,25 @@ def test_a_missing_simulator_fails_and_leaves_no_parser_waiting(tmp_path: Path) 
         execute(Missing(), spec(tmp_path / "r"))
     assert _working_in(tmp_path) == []  # the parser, blocked on the pipe's open, was killed
     assert not (tmp_path / "r" / "metrics.tsv").exists()
+
+
+def test_execute_all_runs_every_run_and_then_names_each_failure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A failing run in the middle: the runs after it still run and keep their metrics; the
+    error names the failed run with its reproduce command, and how many failed."""
+    runs = [spec(tmp_path / "a"), spec(tmp_path / "b", fail=1), spec(tmp_path / "c", packets=6)]
+    with pytest.raises(RunFailed, match=r"^1 tiny runs failed:\n") as err:
+        execute_all(Fake(), runs, False, "tiny runs")
+    assert str(tmp_path / "b") in str(err.value) and "reproduce with: cd " in str(err.value)
+    assert metrics(tmp_path / "a")["events"] == "3" and metrics(tmp_path / "c")["events"] == "5"
+    assert not (tmp_path / "b" / "metrics.tsv").exists()
+    assert f"FAILED {tmp_path / 'b'}" in capsys.readouterr().out
+    done = execute_all(Fake(), [runs[0], runs[2]], False, "tiny runs")
+    assert [s.run_dir for s in done] == [tmp_path / "a", tmp_path / "c"]
+    assert capsys.readouterr().out.split() == [
+        "current",
+        str(tmp_path / "a"),
+        "current",
+        str(tmp_path / "c"),
+    ]

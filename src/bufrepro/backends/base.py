@@ -9,7 +9,7 @@ import os
 import shlex
 import subprocess
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -293,3 +293,23 @@ def execute(backend: Backend, spec: RunSpec, keep_traces: bool = False) -> str:
     _write_if_changed(spec.run_dir / "run.json", json.dumps(meta, indent=1, sort_keys=True) + "\n")
     _write_if_changed(spec.run_dir / "metrics.tsv", "".join(f"{line}\n" for line in lines))
     return "ran"
+
+
+def execute_all(
+    backend: Backend, specs: Iterable[RunSpec], keep_traces: bool, what: str
+) -> list[RunSpec]:
+    """Run (or find current) each run in turn, printing its status; a failed run does not stop
+    the others, and RunFailed then names every failure, each with its reproduce command."""
+    done, failures = [], []
+    for spec in specs:
+        try:
+            status = execute(backend, spec, keep_traces)
+        except (RunFailed, OSError) as err:
+            failures.append(str(err))
+            print(f"FAILED {spec.run_dir}: {err}", flush=True)
+            continue
+        print(f"{status:7} {spec.run_dir}", flush=True)
+        done.append(spec)
+    if failures:
+        raise RunFailed(f"{len(failures)} {what} failed:\n" + "\n".join(failures))
+    return done

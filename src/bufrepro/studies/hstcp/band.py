@@ -20,7 +20,7 @@ from typing import Any
 import pandas as pd
 
 from bufrepro import backends
-from bufrepro.backends.base import RunFailed, RunSpec, execute
+from bufrepro.backends.base import RunSpec, execute_all
 from bufrepro.kit import configs, tables
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block
@@ -92,20 +92,8 @@ def spec(block: Block, point: RunPoint, base: Path = Path()) -> RunSpec:
 def run_all(cfg: Mapping[str, Any], base: Path = Path()) -> list[RunSpec]:
     """Run (or find current) every band run; a failed run fails the job after the others."""
     backend = backends.get("ns2", cfg)
-    keep = bool(cfg.get("keep_traces", False))
-    done, failures = [], []
-    for s in (spec(cfg["hstcp"], p, base) for p in points(cfg["hstcp"])):
-        try:
-            status = execute(backend, s, keep)
-        except (RunFailed, OSError) as err:
-            failures.append(str(err))
-            print(f"FAILED {s.run_dir}: {err}", flush=True)
-            continue
-        print(f"{status:7} {s.run_dir}", flush=True)
-        done.append(s)
-    if failures:
-        raise RunFailed(f"{len(failures)} band runs failed:\n" + "\n".join(failures))
-    return done
+    runs = (spec(cfg["hstcp"], p, base) for p in points(cfg["hstcp"]))
+    return execute_all(backend, runs, bool(cfg.get("keep_traces", False)), "band runs")
 
 
 def runs_table(run_dirs: Sequence[Path]) -> pd.DataFrame:

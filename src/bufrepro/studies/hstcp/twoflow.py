@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 from bufrepro import backends
-from bufrepro.backends.base import RunFailed, RunSpec, execute
+from bufrepro.backends.base import RunSpec, execute_all
 from bufrepro.backends.fingerprint import fingerprint
 from bufrepro.kit import configs, tables
 from bufrepro.kit.grid import RunPoint
@@ -113,20 +113,8 @@ def specs(block: Block, base: Path = Path()) -> list[RunSpec]:
 def run_all(cfg: Mapping[str, Any], base: Path = Path()) -> list[RunSpec]:
     """Run (or find current) every two-flow run; a failed run fails the job after the others."""
     backend = backends.get("ns2", cfg)
-    keep = bool(cfg.get("keep_traces", False))
-    done, failures = [], []
-    for spec in specs(cfg["hstcp"], base):
-        try:
-            status = execute(backend, spec, keep)
-        except (RunFailed, OSError) as err:
-            failures.append(str(err))
-            print(f"FAILED {spec.run_dir}: {err}", flush=True)
-            continue
-        print(f"{status:7} {spec.run_dir}", flush=True)
-        done.append(spec)
-    if failures:
-        raise RunFailed(f"{len(failures)} two-flow runs failed:\n" + "\n".join(failures))
-    return done
+    runs = specs(cfg["hstcp"], base)
+    return execute_all(backend, runs, bool(cfg.get("keep_traces", False)), "two-flow runs")
 
 
 def runs_table(run_dirs: Sequence[Path]) -> pd.DataFrame:
