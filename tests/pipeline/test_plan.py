@@ -31,7 +31,7 @@ def test_spec_holds_record_and_parser_variables(tiny_cfg: dict[str, Any]) -> Non
     spec = plan.spec(tiny_cfg, point)
     assert spec.record["study"] == "dumbbell" and spec.record["seed"] == point.seed
     assert spec.record["template"] == "dumbbell/dumbbell.tcl.j2"
-    assert spec.parser == "dumbbell/dumbbell.awk"
+    assert spec.parser == "dumbbell/dumbbell_tally.awk"  # trace_level tally, the default
     assert spec.parser_args["t1"] == tiny_cfg["dumbbell"]["measure"]["duration_s"]
     assert str(spec.run_dir) == point.run_dir
 
