@@ -2,7 +2,7 @@
 # dumbbell_tally.awk - one dumbbell run's metrics from the patched ns-2's WiredTally stream
 # (trace_level "tally"), in one streamed pass: the same lines, checks and exit codes as
 # dumbbell.awk -v tally=1, without the text trace's rules (gawk reads and compiles about a
-# third of the program per run: 1.8 ms less CPU a run, the dumbbell's ns alone being ~60 ms).
+# third of the program per run: about 1.1 ms less CPU a run, the dumbbell's ns alone ~50 ms).
 #
 # usage: LC_ALL=C AWKPATH=AWK_DIR/lib gawk -f AWK_DIR/dumbbell/dumbbell_tally.awk -v t0=...
 #          -v t1=... -v t_end=... -v max_age=... -v link_from=4 -v link_to=5 -v link_bps=...

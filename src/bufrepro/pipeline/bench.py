@@ -150,13 +150,13 @@ def floor_all(
         backend = backends.get(study.backend, cfg)
         specs = all_specs(cfg, name, readings)
         totals[name] = len(specs)
-        for i in range(min(every // 2, len(specs) - 1), len(specs), every):
+        for i in range(min(every // 2, max(len(specs) - 1, 0)), len(specs), every):
             spec = untraced(specs[i], study.untraced)
             job = (backend, dataclasses.replace(spec, run_dir=work / name / f"f{i}"))
             jobs.append((name, job))
     with ThreadPoolExecutor(max_workers=cores) as pool:
         walls = list(pool.map(lambda job: floor_run(*job[1])[0], jobs))
-    by_study: dict[str, list[float]] = {name: [] for name in totals if totals[name]}
+    by_study: dict[str, list[float]] = {name: [] for name, n in totals.items() if n}
     for (name, _), wall in zip(jobs, walls, strict=True):
         by_study[name].append(wall)
     return estimate(by_study, totals)
