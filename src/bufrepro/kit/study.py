@@ -141,6 +141,11 @@ class Study:
         """{"diff", "claims", and each name of `tables`} from runs, summary, published, derived."""
         raise NotImplementedError(f"{self.name}: compare()")
 
+    def diff(self, block: Block, tables: Tables) -> pd.DataFrame:
+        """compare()'s "diff" alone (what each reading of the readings stage is scored on);
+        a study whose compare() makes more overrides it with the diff's own path."""
+        return self.compare(block, tables)["diff"]
+
     def draw(self, block: Block, tables: Tables) -> dict[str, Figure]:
         """Figures by name (the names of `figures`) from every table of the study."""
         raise NotImplementedError(f"{self.name}: draw()")

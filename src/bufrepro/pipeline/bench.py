@@ -109,12 +109,14 @@ def all_specs(cfg: Mapping[str, Any], name: str, readings: bool = True) -> list[
 @dataclasses.dataclass(frozen=True)
 class Floor:
     """Summed wall seconds of untraced ns over the workflow's runs: measured, or estimated from
-    every k-th run of each study (then `half` is the 95 % half-width, else 0)."""
+    every k-th run of each study (then `half` is the 95 % half-width, else 0); `cpu` is the
+    CPU seconds (user + system) of the same runs, the measured total scaled like the walls."""
 
     seconds: float
     runs: int
     measured: int
     half: float = 0.0
+    cpu: float = 0.0
 
 
 def estimate(walls: Mapping[str, Sequence[float]], totals: Mapping[str, int]) -> Floor:
@@ -154,17 +156,21 @@ def floor_all(
             spec = untraced(specs[i], study.untraced)
             job = (backend, dataclasses.replace(spec, run_dir=work / name / f"f{i}"))
             jobs.append((name, job))
+    cpu0 = _children_cpu()
     with ThreadPoolExecutor(max_workers=cores) as pool:
-        walls = list(pool.map(lambda job: floor_run(*job[1])[0], jobs))
-    by_study: dict[str, list[float]] = {name: [] for name, n in totals.items() if n}
-    for (name, _), wall in zip(jobs, walls, strict=True):
-        by_study[name].append(wall)
-    return estimate(by_study, totals)
+        costs = list(pool.map(lambda job: floor_run(*job[1])[0], jobs))
+    cpu = _children_cpu() - cpu0  # the pool's threads overlap: only the total is exact
+    walls: dict[str, list[float]] = {name: [] for name, n in totals.items() if n}
+    for (name, _), wall in zip(jobs, costs, strict=True):
+        walls[name].append(wall)
+    floor = estimate(walls, totals)
+    sampled = sum(map(sum, walls.values()))
+    return dataclasses.replace(floor, cpu=cpu * floor.seconds / sampled if sampled else 0.0)
 
 
 def floor_text(floor: Floor, cores: int) -> str:
     """The floor as the reports print it: measured, or estimated with its 95 % half-width."""
-    per_core = f"(/ {cores} cores = {floor.seconds / cores:.1f} s)"
+    per_core = f"(/ {cores} cores = {floor.seconds / cores:.1f} s; CPU {floor.cpu:.1f} s)"
     if floor.measured == floor.runs:
         return f"sum of untraced ns {floor.seconds:.1f} s {per_core}"
     return (
@@ -175,8 +181,9 @@ def floor_text(floor: Floor, cores: int) -> str:
 
 def workflow_wall(
     repo: Path, work: Path, cores: int, args: Sequence[str], targets: Sequence[str] = ("all",)
-) -> float:
-    """Wall seconds of `snakemake --cores N TARGETS ARGS` in a fresh copy of the repository."""
+) -> tuple[float, float]:
+    """(wall, CPU) seconds of `snakemake --cores N TARGETS ARGS` in a fresh copy of the
+    repository; the CPU is Snakemake's and every process it waited for (its jobs, their runs)."""
     files = subprocess.run(
         ["git", "ls-files", "-co", "--exclude-standard"],
         cwd=repo,
@@ -188,14 +195,14 @@ def workflow_wall(
         if (repo / rel).is_file() and not rel.startswith("results/"):
             (work / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(repo / rel, work / rel)
-    t0 = time.monotonic()
+    cpu0, t0 = _children_cpu(), time.monotonic()
     subprocess.run(
         [sys.executable, "-m", "snakemake", "--cores", str(cores), *targets, *args],
         cwd=work,
         check=True,
         stdout=subprocess.DEVNULL,
     )
-    return time.monotonic() - t0
+    return time.monotonic() - t0, _children_cpu() - cpu0
 
 
 def report_runs(cfg: Mapping[str, Any], names: Sequence[str], k: int, work: Path) -> str:
@@ -241,10 +248,14 @@ def report_workflow(
     if floor_only:
         return head
     targets = [t for n in names for t in (f"compare_published_{n}", f"plot_figures_{n}")]
-    wall = workflow_wall(repo, work / "repo", cores, args, targets if grid_only else ("all",))
+    wall, cpu = workflow_wall(repo, work / "repo", cores, args, targets if grid_only else ("all",))
     ratio = wall / (floor.seconds / cores)
     spread = ""
     if floor.half:
         low, high = (wall / ((floor.seconds + d) / cores) for d in (floor.half, -floor.half))
         spread = f" ({low:.2f}-{high:.2f}x over the floor's 95 % interval)"
-    return f"{head}; workflow wall {wall:.1f} s; ratio {ratio:.2f}x{spread}"
+    return (
+        f"{head}; workflow wall {wall:.1f} s; ratio {ratio:.2f}x{spread}\n"
+        f"CPU (user + system): workflow {cpu:.1f} s, floor {floor.cpu:.1f} s, ratio "
+        f"{cpu / floor.cpu:.2f}x; the cores were busy {cpu / (wall * cores):.0%} of the wall"
+    )

@@ -91,7 +91,7 @@ def staged(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         _, reading_diff = runs.evaluate(cfg, prior, paper)
         # The study's own compare of the same runs under its configured block (the a-priori
         # reproduction's grid and readings): the rows it diffs against these cells.
-        whole = _configured_diff(cfg, study, prior, paper)
+        whole, diff_alone = _configured_diff(cfg, study, prior, paper)
         return {
             "study": study,
             "space": sp,
@@ -99,6 +99,7 @@ def staged(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
             "cal": cal,
             "reading_diff": reading_diff,
             "configured_diff": whole,
+            "diff_alone": diff_alone,
             "first": first,
             "again": again,
         }
@@ -108,7 +109,7 @@ def staged(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 
 def _configured_diff(
     cfg: dict[str, Any], study: str, prior: runs.Reading, paper: dict[str, pd.DataFrame]
-) -> pd.DataFrame:
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     from bufrepro.kit import tables
 
     spec = registry.get(study)
@@ -117,7 +118,14 @@ def _configured_diff(
     run_table, summary, _ = tables.study_tables(study, dirs, spec.grid_keys, spec.reported)
     made = {"runs": tables.stable_runs(run_table), "summary": summary, **paper}
     diff = spec.compare(block, made)["diff"]
-    return diff[diff["has_counterpart"].astype(bool)].reset_index(drop=True)
+    return diff[diff["has_counterpart"].astype(bool)].reset_index(drop=True), spec.diff(block, made)
+
+
+def test_the_readings_diff_alone_is_compares_diff(staged: dict[str, Any]) -> None:
+    """Each reading is scored on Study.diff(), which skips the claims and notes compare() makes."""
+    alone: pd.DataFrame = staged["diff_alone"]
+    counterpart = alone[alone["has_counterpart"].astype(bool)].reset_index(drop=True)
+    pd.testing.assert_frame_equal(counterpart, staged["configured_diff"])
 
 
 def test_each_reading_is_compared_on_both_sides_of_the_split(staged: dict[str, Any]) -> None:

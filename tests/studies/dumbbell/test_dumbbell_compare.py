@@ -59,3 +59,6 @@ def test_compare_returns_diff_and_claims_covering_every_published_row(
     assert list(claims["verdict"]) == list(claims["paper_table_verdict"])
     assert set(claims["scope"]) == {"DropTail", "RED"}
     assert claims["seed_file"].str.match(r"^00[01]_[0-9a-f]{16}\.txt$").all()
+    # The readings stage scores each reading on diff() alone: the same frame, claims unmade.
+    tables = {"summary": summary, "published": pub, "dumbbell": pub}
+    pd.testing.assert_frame_equal(STUDY.diff(block, tables), out["diff"])

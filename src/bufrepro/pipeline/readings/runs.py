@@ -133,5 +133,5 @@ def evaluate(
     stable = tables.stable_runs(runs)
     made: dict[str, pd.DataFrame] = {"runs": stable, "summary": summary, **paper}
     made.update(study.derive(block, stable, [Path(d) for d in dirs]))
-    diff = study.compare(block, made)["diff"]
+    diff = study.diff(block, made)
     return summary, diff[diff["has_counterpart"].astype(bool)].reset_index(drop=True)

@@ -177,6 +177,12 @@ class Dumbbell(Study):
         made = compare(block, tables["summary"], tables["published"], tables.get("runs"))
         return {**made, "consistency": consistency(block, tables["published"])}
 
+    def diff(self, block: Block, tables: Tables) -> pd.DataFrame:
+        """compare()'s diff alone: each published value against ours."""
+        from bufrepro.studies.dumbbell.compare import diff
+
+        return diff(block, tables["summary"], tables["published"], tables.get("runs"))
+
     def draw(self, block: Block, tables: Tables) -> dict[str, Figure]:
         """Delay and throughput vs buffer, and delay vs throughput (what the columns read)."""
         from bufrepro.studies.dumbbell import delays

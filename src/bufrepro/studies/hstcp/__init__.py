@@ -162,6 +162,12 @@ class Hstcp(Study):
 
         return {**compare.compare(block, tables), "consistency": consistency(block, tables)}
 
+    def diff(self, block: Block, tables: Tables) -> pd.DataFrame:
+        """compare()'s diff alone (compare.py)."""
+        from bufrepro.studies.hstcp import compare
+
+        return compare.diff(block, tables)
+
     def draw(self, block: Block, tables: Tables) -> dict[str, Figure]:
         """Figs. 3-8, loss and fairness against the buffer (plots.py); the band (band_plot.py)."""
         from bufrepro.studies.hstcp import band_plot, plots

@@ -33,6 +33,15 @@ def compare_tables(
     }
 
 
+def diff(block: Block, tables: Tables) -> pd.DataFrame:
+    """compare()'s diff alone: every quantitative claim per cell, against the model as written."""
+    model = as_written(model_table(block))
+    return with_flows_axis(
+        diff_claims(tables["published"], tables["summary"], model, block["claims"]),
+        axis_ratios(block),
+    )
+
+
 def compare(block: Block, tables: Tables) -> dict[str, pd.DataFrame]:
     """The model from the config (as model.csv holds it), then every table of compare_tables.
 

@@ -158,6 +158,12 @@ class Ramya(Study):
             "consistency": consistency(block, tables),
         }
 
+    def diff(self, block: Block, tables: Tables) -> pd.DataFrame:
+        """compare()'s diff alone: Tables 1 and 5 against their readings."""
+        from bufrepro.studies.ramya import cells
+
+        return cells.diff(block, tables["summary"], tables["published"])
+
     def draw(self, block: Block, tables: Tables) -> dict[str, Figure]:
         """Tables 1 and 5, ping RTT (Fig. 2), the window remedy and the queue over time (Fig. 3)."""
         from bufrepro.studies.ramya import plots

@@ -172,6 +172,12 @@ class Vegas(Study):
 
         return {**compare(block, tables), "consistency": consistency(block, tables)}
 
+    def diff(self, block: Block, tables: Tables) -> pd.DataFrame:
+        """compare()'s diff alone (Tables II-VI)."""
+        from bufrepro.studies.vegas.compare import diff
+
+        return diff(block, tables["summary"], tables["published"])
+
     def draw(self, block: Block, tables: Tables) -> dict[str, Figure]:
         """Tables II-III, Table IV, Tables V-VI and the throughput over time."""
         from bufrepro.studies.vegas.plots import draw
