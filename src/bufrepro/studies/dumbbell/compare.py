@@ -43,7 +43,7 @@ def compare(
     metrics = delays.published_metrics(block)
     if runs is not None:
         summary = delays.with_definition(block, summary, runs)
-    table_diff = diff_published(published, summary, KEYS, metrics)
+    table_diff = diff(block, summary, published)
     ours, paper = our_cells(summary, metrics), paper_cells(published)
     thresholds = dict(block["claims"])
     claims = evaluate_claims(

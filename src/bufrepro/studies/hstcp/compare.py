@@ -26,7 +26,7 @@ def compare_tables(
     table = shapes(block, summary, model)
     claims = evaluate(block, summary, model, twoflow)
     return {
-        "diff": with_flows_axis(diff_claims(published, summary, model, block["claims"]), ratios),
+        "diff": _diff(block, published, summary, model),
         "claims": shape_verdicts(claims, table, block["claims"]["holds_frac"]),
         "model_vs_sim": with_flows_axis(model_vs_sim(summary, model), ratios),
         "shapes": table,
@@ -35,10 +35,14 @@ def compare_tables(
 
 def diff(block: Block, tables: Tables) -> pd.DataFrame:
     """compare()'s diff alone: every quantitative claim per cell, against the model as written."""
-    model = as_written(model_table(block))
+    return _diff(block, tables["published"], tables["summary"], as_written(model_table(block)))
+
+
+def _diff(
+    block: Block, published: pd.DataFrame, summary: pd.DataFrame, model: pd.DataFrame
+) -> pd.DataFrame:
     return with_flows_axis(
-        diff_claims(tables["published"], tables["summary"], model, block["claims"]),
-        axis_ratios(block),
+        diff_claims(published, summary, model, block["claims"]), axis_ratios(block)
     )
 
 
