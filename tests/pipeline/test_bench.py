@@ -53,3 +53,37 @@ def test_every_kth_run_of_each_study_is_timed_untraced(tmp_path: Path) -> None:
     timed = sorted(int(p.name[1:]) for p in tmp_path.joinpath("dumbbell").iterdir())
     assert timed == list(range(4, runs, 9))
     assert all(not (tmp_path / "dumbbell" / f"f{i}" / "out.tr").stat().st_size for i in timed)
+
+
+def test_the_ratio_estimator_scales_the_recorded_walls_by_the_sampled_ratio() -> None:
+    # Study a: 6 runs whose recorded walls sum to 30 s; 3 sampled, floors exactly half their
+    # recorded walls, so the estimate is exact: 15 s, and no residual, so no interval.
+    exact = bench.ratio_estimate(
+        {"a": [1.0, 2.0, 3.0]}, {"a": [2.0, 4.0, 6.0]}, {"a": 30.0}, {"a": 6}
+    )
+    assert (exact.seconds, exact.half, exact.method) == (15.0, 0.0, "ratio")
+    assert "ratio to the runs' recorded walls" in bench.floor_text(exact, 2)
+    # Floors 1, 3 against recorded 2, 2: R = 1, residuals -1, +1, s^2 = 2 over 2 of 4 runs.
+    got = bench.ratio_estimate({"a": [1.0, 3.0]}, {"a": [2.0, 2.0]}, {"a": 10.0}, {"a": 4})
+    assert abs(got.seconds - 10.0) < 1e-12
+    assert abs(got.half - 1.96 * (16 * 2.0 / 2 * 0.5) ** 0.5) < 1e-12
+
+
+@pytest.mark.usefixtures("ns_available")
+def test_a_sampled_floor_uses_the_recorded_walls_only_when_every_run_has_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Real ns on every 9th quick dumbbell run; the reproduction's run.json files are written
+    here by hand (a recorded wall of 1 s each), in the folder the benchmark runs in."""
+    cfg = configuration.load(profile="quick")
+    monkeypatch.chdir(tmp_path)
+    specs = bench.all_specs(cfg, "dumbbell", readings=False)
+    for spec in specs:
+        spec.run_dir.mkdir(parents=True)
+        (spec.run_dir / "run.json").write_text('{"wall_s": 1.0}\n')
+    got = bench.floor_all(cfg, ["dumbbell"], 2, tmp_path / "f1", readings=False, every=9)
+    floors = [p for p in (tmp_path / "f1" / "dumbbell").iterdir()]
+    assert got.method == "ratio" and got.measured == len(floors) and got.seconds > 0
+    (specs[0].run_dir / "run.json").unlink()
+    again = bench.floor_all(cfg, ["dumbbell"], 2, tmp_path / "f2", readings=False, every=9)
+    assert again.method == "mean" and again.measured == got.measured

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import resource
 import shutil
 import subprocess
@@ -110,13 +111,16 @@ def all_specs(cfg: Mapping[str, Any], name: str, readings: bool = True) -> list[
 class Floor:
     """Summed wall seconds of untraced ns over the workflow's runs: measured, or estimated from
     every k-th run of each study (then `half` is the 95 % half-width, else 0); `cpu` is the
-    CPU seconds (user + system) of the same runs, the measured total scaled like the walls."""
+    CPU seconds (user + system) of the same runs, the measured total scaled like the walls;
+    `method` says how it was estimated: "mean" (N x the sample mean) or "ratio" (to the runs'
+    recorded walls, ratio_estimate)."""
 
     seconds: float
     runs: int
     measured: int
     half: float = 0.0
     cpu: float = 0.0
+    method: str = "mean"
 
 
 def estimate(walls: Mapping[str, Sequence[float]], totals: Mapping[str, int]) -> Floor:
@@ -135,6 +139,42 @@ def estimate(walls: Mapping[str, Sequence[float]], totals: Mapping[str, int]) ->
     return Floor(seconds, sum(totals.values()), measured, half)
 
 
+def ratio_estimate(
+    walls: Mapping[str, Sequence[float]],
+    recorded: Mapping[str, Sequence[float]],
+    totals: Mapping[str, float],
+    runs: Mapping[str, int],
+) -> Floor:
+    """Per study, the ratio estimator: (sum of the sampled floors / sum of the same runs' recorded
+    walls) x the recorded walls of all its runs; the half-width from the residuals' variance
+    y - R x, with the finite population correction. The recorded walls (run.json, as the
+    reproduction timed its runs) follow the floor closely, so the interval is much narrower
+    than N x the sample mean's for the same sample."""
+    seconds = var = 0.0
+    for name, sample in walls.items():
+        xs, n, big = recorded[name], len(sample), runs[name]
+        ratio = sum(sample) / sum(xs)
+        seconds += ratio * totals[name]
+        if 1 < n < big:
+            s2 = sum((y - ratio * x) ** 2 for y, x in zip(sample, xs, strict=True)) / (n - 1)
+            var += big * big * s2 / n * (1 - n / big)
+    measured = sum(len(s) for s in walls.values())
+    half = 1.96 * var**0.5 if measured < sum(runs.values()) else 0.0
+    return Floor(seconds, sum(runs.values()), measured, half, method="ratio")
+
+
+def recorded_walls(specs: Sequence[RunSpec]) -> list[float] | None:
+    """Each run's wall as the reproduction in this folder recorded it (its run.json), or None
+    when any run has none (then the floor is estimated without them)."""
+    walls = []
+    for spec in specs:
+        record = spec.run_dir / "run.json"
+        if not record.is_file():
+            return None
+        walls.append(float(json.loads(record.read_text())["wall_s"]))
+    return walls
+
+
 def floor_all(
     cfg: Mapping[str, Any],
     names: Sequence[str],
@@ -145,25 +185,35 @@ def floor_all(
 ) -> Floor:
     """Every run the workflow makes (grid and, unless readings is False, readings) untraced, run
     `cores` at a time; with every > 1 only every k-th run of each study (from the middle of the
-    first k, spread over its grid and readings), and the sum estimated."""
-    jobs, totals = [], {}
+    first k, spread over its grid and readings), and the sum estimated: by the ratio to the
+    runs' recorded walls when every run of every study has its run.json here (a reproduction
+    timed in this folder), else by N x the sample mean."""
+    jobs, totals, recorded = [], {}, {}
     for name in names:
         study = registry.get(name)
         backend = backends.get(study.backend, cfg)
         specs = all_specs(cfg, name, readings)
         totals[name] = len(specs)
-        for i in range(min(every // 2, max(len(specs) - 1, 0)), len(specs), every):
+        picked = range(min(every // 2, max(len(specs) - 1, 0)), len(specs), every)
+        recorded[name] = recorded_walls(specs) if every > 1 else None
+        for i in picked:
             spec = untraced(specs[i], study.untraced)
-            job = (backend, dataclasses.replace(spec, run_dir=work / name / f"f{i}"))
+            job = (backend, dataclasses.replace(spec, run_dir=work / name / f"f{i}"), i)
             jobs.append((name, job))
     cpu0 = _children_cpu()
     with ThreadPoolExecutor(max_workers=cores) as pool:
-        costs = list(pool.map(lambda job: floor_run(*job[1])[0], jobs))
+        costs = list(pool.map(lambda job: floor_run(*job[1][:2])[0], jobs))
     cpu = _children_cpu() - cpu0  # the pool's threads overlap: only the total is exact
     walls: dict[str, list[float]] = {name: [] for name, n in totals.items() if n}
     for (name, _), wall in zip(jobs, costs, strict=True):
         walls[name].append(wall)
-    floor = estimate(walls, totals)
+    aux = {name: xs for name, xs in recorded.items() if xs is not None and name in walls}
+    if walls and len(aux) == len(walls):
+        xs = {name: [aux[name][job[2]] for n, job in jobs if n == name] for name in walls}
+        sums = {name: sum(aux[name]) for name in walls}
+        floor = ratio_estimate(walls, xs, sums, totals)
+    else:
+        floor = estimate(walls, totals)
     sampled = sum(map(sum, walls.values()))
     return dataclasses.replace(floor, cpu=cpu * floor.seconds / sampled if sampled else 0.0)
 
@@ -173,8 +223,9 @@ def floor_text(floor: Floor, cores: int) -> str:
     per_core = f"(/ {cores} cores = {floor.seconds / cores:.1f} s; CPU {floor.cpu:.1f} s)"
     if floor.measured == floor.runs:
         return f"sum of untraced ns {floor.seconds:.1f} s {per_core}"
+    how = " (ratio to the runs' recorded walls)" if floor.method == "ratio" else ""
     return (
-        f"sum of untraced ns estimated from {floor.measured} of them {floor.seconds:.1f} s "
+        f"sum of untraced ns estimated from {floor.measured} of them{how} {floor.seconds:.1f} s "
         f"+- {floor.half:.1f} s (95 %) {per_core}"
     )
 
