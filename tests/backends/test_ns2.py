@@ -57,6 +57,27 @@ def test_run_parses_and_is_physical(tiny_cfg: dict[str, Any], tmp_path: Path) ->
     assert not (where / "out.tr").exists()
 
 
+def test_each_run_records_its_own_processes_cpu_while_others_run(
+    tiny_cfg: dict[str, Any], tmp_path: Path
+) -> None:
+    """Runs made side by side in threads (as the readings stage makes them): each run.json
+    gives its simulator's and its parser's CPU, read from those children alone, so neither
+    can exceed the run's own wall (a process-wide CPU count would include the other runs')."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    points = [_point(tiny_cfg, q, b, 1) for q in ("DropTail", "RED") for b in (5, 15)]
+    with ThreadPoolExecutor(4) as pool:
+        wheres = list(
+            pool.map(lambda ip: run(tiny_cfg, ip[1], tmp_path / str(ip[0])), enumerate(points))
+        )
+    for where in wheres:
+        meta = json.loads((where / "run.json").read_text())
+        cpu = meta["cpu_s"]
+        assert set(cpu) == {"simulator", "parser"}
+        assert 0 < cpu["simulator"] <= meta["wall_s"] + 0.002
+        assert 0 <= cpu["parser"] <= meta["wall_s"] + 0.002
+
+
 def test_streamed_and_kept_traces_give_the_same_metrics(
     tiny_cfg: dict[str, Any], tmp_path: Path
 ) -> None:

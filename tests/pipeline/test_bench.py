@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -80,10 +81,17 @@ def test_a_sampled_floor_uses_the_recorded_walls_only_when_every_run_has_one(
     specs = bench.all_specs(cfg, "dumbbell", readings=False)
     for spec in specs:
         spec.run_dir.mkdir(parents=True)
-        (spec.run_dir / "run.json").write_text('{"wall_s": 1.0}\n')
+        record = {"wall_s": 1.0, "cpu_s": {"simulator": 0.5, "parser": 0.25}}
+        (spec.run_dir / "run.json").write_text(json.dumps(record))
     got = bench.floor_all(cfg, ["dumbbell"], 2, tmp_path / "f1", readings=False, every=9)
     floors = [p for p in (tmp_path / "f1" / "dumbbell").iterdir()]
     assert got.method == "ratio" and got.measured == len(floors) and got.seconds > 0
+    # the runs' own CPU, summed from every run.json, beside the study's floor
+    assert got.runs_cpu == {"dumbbell": 0.75 * len(specs)}
+    assert got.studies["dumbbell"] == got.seconds
+    (line,) = bench.runs_cpu_text(got)
+    assert line.startswith("dumbbell: floor") and f"{0.75 * len(specs):.1f} CPU s" in line
     (specs[0].run_dir / "run.json").unlink()
     again = bench.floor_all(cfg, ["dumbbell"], 2, tmp_path / "f2", readings=False, every=9)
     assert again.method == "mean" and again.measured == got.measured
+    assert again.runs_cpu == {} and bench.runs_cpu_text(again) == []

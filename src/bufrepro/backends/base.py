@@ -8,6 +8,7 @@ import json
 import os
 import shlex
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -146,7 +147,7 @@ def _release(fifo: Path, parser: subprocess.Popen[bytes], wait_s: float = 60.0) 
     blocked in open() for ever. A parser that never opens the pipe is killed after wait_s.
     """
     deadline = time.monotonic() + wait_s
-    while parser.poll() is None:
+    while _running(parser):
         try:
             fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
         except OSError as err:
@@ -161,6 +162,29 @@ def _release(fifo: Path, parser: subprocess.Popen[bytes], wait_s: float = 60.0) 
         return
 
 
+def _running(proc: subprocess.Popen[bytes]) -> bool:
+    """Whether the child still runs, without reaping it (_wait reads its CPU when it does)."""
+    return os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
+
+
+def _wait(proc: subprocess.Popen[bytes]) -> tuple[int, float]:
+    """Reap the child: its exit code and its own CPU seconds (user + system), exact even
+    while other threads of this process run other children."""
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return proc.returncode, usage.ru_utime + usage.ru_stime
+
+
+def _run(cmd: Sequence[str], cwd: Path, **kw: Any) -> tuple[int, bytes, bytes, float]:
+    """Run a command to its end: (exit code, stdout, stderr, its CPU seconds)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=err, **kw)
+        rc, cpu = _wait(proc)
+        out.seek(0)
+        err.seek(0)
+        return rc, out.read(), err.read(), cpu
+
+
 @cache
 def _env() -> dict[str, str]:
     """The parsers' environment, built once per process (a batch job runs many parsers)."""
@@ -172,8 +196,11 @@ def _clear(spec: RunSpec) -> None:
         (spec.run_dir / name).unlink(missing_ok=True)
 
 
-def _parse(spec: RunSpec, sim: list[str], keep: bool) -> tuple[int, int, str, str]:
-    """Run simulator and parser; returns (simulator rc, parser rc, metrics text, parser stderr)."""
+def _parse(
+    spec: RunSpec, sim: list[str], keep: bool, cpu: dict[str, float]
+) -> tuple[int, int, str, str]:
+    """Run simulator and parser; returns (simulator rc, parser rc, metrics text, parser stderr)
+    and puts each one's CPU seconds into `cpu`."""
     d = spec.run_dir
     stream = d / spec.stream
     parse_cmd = parser_command(spec.parser, spec.parser_args, [spec.stream])
@@ -183,22 +210,24 @@ def _parse(spec: RunSpec, sim: list[str], keep: bool) -> tuple[int, int, str, st
         (d / "parse.stderr").open("w+b") as perr,
     ):
         if keep:
-            rc = subprocess.run(sim, cwd=d, stdout=out, stderr=err, check=False).returncode
-            parsed = subprocess.run(parse_cmd, cwd=d, capture_output=True, check=False, env=_env())
-            perr.write(parsed.stderr)
-            return rc, parsed.returncode, parsed.stdout.decode(), parsed.stderr.decode()
+            rc, cpu["simulator"] = _wait(subprocess.Popen(sim, cwd=d, stdout=out, stderr=err))
+            prc, metrics, errors, cpu["parser"] = _run(parse_cmd, d, env=_env())
+            perr.write(errors)
+            return rc, prc, metrics.decode(), errors.decode()
         os.mkfifo(stream)
         parser = subprocess.Popen(parse_cmd, cwd=d, stdout=subprocess.PIPE, stderr=perr, env=_env())
         try:
-            rc = subprocess.run(sim, cwd=d, stdout=out, stderr=err, check=False).returncode
+            rc, cpu["simulator"] = _wait(subprocess.Popen(sim, cwd=d, stdout=out, stderr=err))
         except OSError:  # e.g. no simulator binary: the parser, blocked on the pipe, goes too
             parser.kill()
             parser.communicate()
             raise
         _release(stream, parser)
-        metrics, _ = parser.communicate()
+        assert parser.stdout is not None
+        metrics = parser.stdout.read()  # its stderr goes to a file: reading to the end is safe
+        prc, cpu["parser"] = _wait(parser)
         perr.seek(0)
-        return rc, parser.returncode, metrics.decode(), perr.read().decode()
+        return rc, prc, metrics.decode(), perr.read().decode()
 
 
 def reproduce_command(spec: RunSpec, sim: list[str], keep: bool) -> str:
@@ -242,17 +271,13 @@ def execute(backend: Backend, spec: RunSpec, keep_traces: bool = False) -> str:
     _clear(spec)
     sim = backend.simulate(spec)
     start = time.monotonic()
-    rc, prc, metrics, perr = _parse(spec, sim, keep_traces)
+    cpu: dict[str, float] = {}
+    rc, prc, metrics, perr = _parse(spec, sim, keep_traces, cpu)
     side = ""
     if rc == 0 and prc == 0 and spec.side_parser:
-        side_run = subprocess.run(
-            parser_command(spec.side_parser, spec.parser_args, list(spec.side_files)),
-            cwd=spec.run_dir,
-            capture_output=True,
-            check=False,
-            env=_env(),
-        )
-        prc, side, perr = side_run.returncode, side_run.stdout.decode(), side_run.stderr.decode()
+        command = parser_command(spec.side_parser, spec.parser_args, list(spec.side_files))
+        prc, out, err, cpu["side_parser"] = _run(command, spec.run_dir, env=_env())
+        side, perr = out.decode(), err.decode()
     wall = time.monotonic() - start
     stdout = (spec.run_dir / "ns.stdout").read_text(encoding="utf-8", errors="replace")
     finished = backend.finish_time(stdout)
@@ -281,6 +306,7 @@ def execute(backend: Backend, spec: RunSpec, keep_traces: bool = False) -> str:
         (spec.run_dir / spec.stream).unlink(missing_ok=True)
     meta = {
         "command": reproduce_command(spec, sim, keep_traces),
+        "cpu_s": {step: round(seconds, 3) for step, seconds in cpu.items()},
         "exit_code": rc,
         "finished_at_sim_s": finished,
         **identity,

@@ -121,22 +121,28 @@ class Floor:
     half: float = 0.0
     cpu: float = 0.0
     method: str = "mean"
+    # Per study: the floor's seconds, and the CPU the reproduction's runs' own processes
+    # (simulator and parsers) used as their run.json files record it, when all of them do.
+    studies: Mapping[str, float] = dataclasses.field(default_factory=dict)
+    runs_cpu: Mapping[str, float] = dataclasses.field(default_factory=dict)
 
 
 def estimate(walls: Mapping[str, Sequence[float]], totals: Mapping[str, int]) -> Floor:
     """Per study, N x the sample mean; the half-width from the sample variance, with the finite
     population correction (a systematic sample taken as a simple random one)."""
     seconds = var = 0.0
+    studies = {}
     for name, sample in walls.items():
         n, big = len(sample), totals[name]
         mean = sum(sample) / n
         seconds += big * mean
+        studies[name] = big * mean
         if 1 < n < big:
             s2 = sum((w - mean) ** 2 for w in sample) / (n - 1)
             var += big * big * s2 / n * (1 - n / big)
     measured = sum(len(s) for s in walls.values())
     half = 1.96 * var**0.5 if measured < sum(totals.values()) else 0.0
-    return Floor(seconds, sum(totals.values()), measured, half)
+    return Floor(seconds, sum(totals.values()), measured, half, studies=studies)
 
 
 def ratio_estimate(
@@ -151,16 +157,18 @@ def ratio_estimate(
     reproduction timed its runs) follow the floor closely, so the interval is much narrower
     than N x the sample mean's for the same sample."""
     seconds = var = 0.0
+    studies = {}
     for name, sample in walls.items():
         xs, n, big = recorded[name], len(sample), runs[name]
         ratio = sum(sample) / sum(xs)
         seconds += ratio * totals[name]
+        studies[name] = ratio * totals[name]
         if 1 < n < big:
             s2 = sum((y - ratio * x) ** 2 for y, x in zip(sample, xs, strict=True)) / (n - 1)
             var += big * big * s2 / n * (1 - n / big)
     measured = sum(len(s) for s in walls.values())
     half = 1.96 * var**0.5 if measured < sum(runs.values()) else 0.0
-    return Floor(seconds, sum(runs.values()), measured, half, method="ratio")
+    return Floor(seconds, sum(runs.values()), measured, half, method="ratio", studies=studies)
 
 
 def recorded_walls(specs: Sequence[RunSpec]) -> list[float] | None:
@@ -173,6 +181,19 @@ def recorded_walls(specs: Sequence[RunSpec]) -> list[float] | None:
             return None
         walls.append(float(json.loads(record.read_text())["wall_s"]))
     return walls
+
+
+def recorded_cpu(specs: Sequence[RunSpec]) -> float | None:
+    """The CPU seconds the runs' own processes used (run.json's cpu_s, simulator and parsers),
+    or None when any run has no record of it."""
+    total = 0.0
+    for spec in specs:
+        record = spec.run_dir / "run.json"
+        cpu = json.loads(record.read_text()).get("cpu_s") if record.is_file() else None
+        if cpu is None:
+            return None
+        total += sum(cpu.values())
+    return total
 
 
 def floor_all(
@@ -188,7 +209,7 @@ def floor_all(
     first k, spread over its grid and readings), and the sum estimated: by the ratio to the
     runs' recorded walls when every run of every study has its run.json here (a reproduction
     timed in this folder), else by N x the sample mean."""
-    jobs, totals, recorded = [], {}, {}
+    jobs, totals, recorded, runs_cpu = [], {}, {}, {}
     for name in names:
         study = registry.get(name)
         backend = backends.get(study.backend, cfg)
@@ -196,6 +217,8 @@ def floor_all(
         totals[name] = len(specs)
         picked = range(min(every // 2, max(len(specs) - 1, 0)), len(specs), every)
         recorded[name] = recorded_walls(specs) if every > 1 else None
+        if (cpu_used := recorded_cpu(specs)) is not None:
+            runs_cpu[name] = cpu_used
         for i in picked:
             spec = untraced(specs[i], study.untraced)
             job = (backend, dataclasses.replace(spec, run_dir=work / name / f"f{i}"), i)
@@ -215,7 +238,8 @@ def floor_all(
     else:
         floor = estimate(walls, totals)
     sampled = sum(map(sum, walls.values()))
-    return dataclasses.replace(floor, cpu=cpu * floor.seconds / sampled if sampled else 0.0)
+    scaled = cpu * floor.seconds / sampled if sampled else 0.0
+    return dataclasses.replace(floor, cpu=scaled, runs_cpu=runs_cpu)
 
 
 def floor_text(floor: Floor, cores: int) -> str:
@@ -228,6 +252,16 @@ def floor_text(floor: Floor, cores: int) -> str:
         f"sum of untraced ns estimated from {floor.measured} of them{how} {floor.seconds:.1f} s "
         f"+- {floor.half:.1f} s (95 %) {per_core}"
     )
+
+
+def runs_cpu_text(floor: Floor) -> list[str]:
+    """Per study with a record of it: the CPU its runs' own processes used against its floor."""
+    return [
+        f"{name}: floor {floor.studies[name]:.1f} s; its runs' simulator and parsers used "
+        f"{cpu:.1f} CPU s as their run.json files record it ({cpu / floor.studies[name]:.2f}x)"
+        for name, cpu in floor.runs_cpu.items()
+        if floor.studies.get(name)
+    ]
 
 
 def workflow_wall(
@@ -297,7 +331,7 @@ def report_workflow(
         f"readings) of {', '.join(names)} on {cores} cores: {floor_text(floor, cores)}"
     )
     if floor_only:
-        return head
+        return "\n".join([head, *runs_cpu_text(floor)])
     targets = [t for n in names for t in (f"compare_published_{n}", f"plot_figures_{n}")]
     wall, cpu = workflow_wall(repo, work / "repo", cores, args, targets if grid_only else ("all",))
     ratio = wall / (floor.seconds / cores)
