@@ -41,14 +41,27 @@ def test_watch_follows_a_process_and_counts_metrics(
         later = config.stat().st_mtime + 5
         os.utime(config, (later, later))
 
-    proc = subprocess.Popen(["sleep", "0.6"])
+    class Out(io.StringIO):
+        """The watcher's output; once its first line is out, two more runs get their metrics."""
+
+        def write(self, text: str) -> int:
+            if not self.getvalue():
+                for d in runs[3:5]:
+                    d.mkdir(parents=True)
+                    (d / "metrics.tsv").write_text("acct_ok\t1\n")
+            return super().write(text)
+
+    proc = subprocess.Popen(["sleep", "1.5"])
     timer = threading.Timer(0.2, rewrite)
     timer.start()
-    out = io.StringIO()
-    assert progress.watch(config, proc.pid, interval=0.1, out=out) == 3
+    out = Out()
+    assert progress.watch(config, proc.pid, interval=0.1, out=out) == 5
     timer.join()
     proc.wait()
-    assert f"[progress] 3/{len(runs)} runs" in out.getvalue()
+    # a line when this run's config appears, and the last one when the workflow ends
+    first, *_, last = out.getvalue().splitlines()
+    assert first.startswith(f"[progress] 3/{len(runs)} runs")
+    assert last.startswith(f"[progress] 5/{len(runs)} runs")
 
 
 def test_watch_ignores_the_previous_runs_config(
