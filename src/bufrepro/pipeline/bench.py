@@ -129,20 +129,11 @@ class Floor:
 
 def estimate(walls: Mapping[str, Sequence[float]], totals: Mapping[str, int]) -> Floor:
     """Per study, N x the sample mean; the half-width from the sample variance, with the finite
-    population correction (a systematic sample taken as a simple random one)."""
-    seconds = var = 0.0
-    studies = {}
-    for name, sample in walls.items():
-        n, big = len(sample), totals[name]
-        mean = sum(sample) / n
-        seconds += big * mean
-        studies[name] = big * mean
-        if 1 < n < big:
-            s2 = sum((w - mean) ** 2 for w in sample) / (n - 1)
-            var += big * big * s2 / n * (1 - n / big)
-    measured = sum(len(s) for s in walls.values())
-    half = 1.96 * var**0.5 if measured < sum(totals.values()) else 0.0
-    return Floor(seconds, sum(totals.values()), measured, half, studies=studies)
+    population correction (a systematic sample taken as a simple random one): the ratio
+    estimator with every run's recorded wall taken as 1."""
+    ones = {name: [1.0] * len(sample) for name, sample in walls.items()}
+    floor = ratio_estimate(walls, ones, {name: float(totals[name]) for name in walls}, totals)
+    return dataclasses.replace(floor, method="mean")
 
 
 def ratio_estimate(
@@ -171,29 +162,24 @@ def ratio_estimate(
     return Floor(seconds, sum(runs.values()), measured, half, method="ratio", studies=studies)
 
 
-def recorded_walls(specs: Sequence[RunSpec]) -> list[float] | None:
-    """Each run's wall as the reproduction in this folder recorded it (its run.json), or None
-    when any run has none (then the floor is estimated without them)."""
-    walls = []
+def recorded(specs: Sequence[RunSpec]) -> list[dict[str, Any]] | None:
+    """Each run's run.json as the reproduction in this folder wrote it, or None when any run
+    has none (then the floor is estimated without them)."""
+    records = []
     for spec in specs:
         record = spec.run_dir / "run.json"
         if not record.is_file():
             return None
-        walls.append(float(json.loads(record.read_text())["wall_s"]))
-    return walls
+        records.append(json.loads(record.read_text()))
+    return records
 
 
-def recorded_cpu(specs: Sequence[RunSpec]) -> float | None:
+def recorded_cpu(records: Sequence[Mapping[str, Any]]) -> float | None:
     """The CPU seconds the runs' own processes used (run.json's cpu_s, simulator and parsers),
     or None when any run has no record of it."""
-    total = 0.0
-    for spec in specs:
-        record = spec.run_dir / "run.json"
-        cpu = json.loads(record.read_text()).get("cpu_s") if record.is_file() else None
-        if cpu is None:
-            return None
-        total += sum(cpu.values())
-    return total
+    if any("cpu_s" not in r for r in records):
+        return None
+    return sum(sum(r["cpu_s"].values()) for r in records)
 
 
 def floor_all(
@@ -209,31 +195,32 @@ def floor_all(
     first k, spread over its grid and readings), and the sum estimated: by the ratio to the
     runs' recorded walls when every run of every study has its run.json here (a reproduction
     timed in this folder), else by N x the sample mean."""
-    jobs, totals, recorded, runs_cpu = [], {}, {}, {}
+    jobs, totals, walls_of, runs_cpu = [], {}, {}, {}
     for name in names:
         study = registry.get(name)
         backend = backends.get(study.backend, cfg)
         specs = all_specs(cfg, name, readings)
         totals[name] = len(specs)
-        picked = range(min(every // 2, max(len(specs) - 1, 0)), len(specs), every)
-        recorded[name] = recorded_walls(specs) if every > 1 else None
-        if (cpu_used := recorded_cpu(specs)) is not None:
-            runs_cpu[name] = cpu_used
-        for i in picked:
+        if (records := recorded(specs)) is not None:
+            walls_of[name] = [float(r["wall_s"]) for r in records]
+            if (cpu_used := recorded_cpu(records)) is not None:
+                runs_cpu[name] = cpu_used
+        for i in range(min(every // 2, max(len(specs) - 1, 0)), len(specs), every):
             spec = untraced(specs[i], study.untraced)
-            job = (backend, dataclasses.replace(spec, run_dir=work / name / f"f{i}"), i)
-            jobs.append((name, job))
+            jobs.append(
+                (name, i, backend, dataclasses.replace(spec, run_dir=work / name / f"f{i}"))
+            )
     cpu0 = _children_cpu()
     with ThreadPoolExecutor(max_workers=cores) as pool:
-        costs = list(pool.map(lambda job: floor_run(*job[1][:2])[0], jobs))
+        costs = list(pool.map(lambda job: floor_run(job[2], job[3])[0], jobs))
     cpu = _children_cpu() - cpu0  # the pool's threads overlap: only the total is exact
     walls: dict[str, list[float]] = {name: [] for name, n in totals.items() if n}
-    for (name, _), wall in zip(jobs, costs, strict=True):
+    xs: dict[str, list[float]] = {name: [] for name in walls}
+    for (name, i, _, _), wall in zip(jobs, costs, strict=True):
         walls[name].append(wall)
-    aux = {name: xs for name, xs in recorded.items() if xs is not None and name in walls}
-    if walls and len(aux) == len(walls):
-        xs = {name: [aux[name][job[2]] for n, job in jobs if n == name] for name in walls}
-        sums = {name: sum(aux[name]) for name in walls}
+        xs[name].append(walls_of[name][i] if name in walls_of else 1.0)
+    if every > 1 and walls and all(name in walls_of for name in walls):
+        sums = {name: sum(walls_of[name]) for name in walls}
         floor = ratio_estimate(walls, xs, sums, totals)
     else:
         floor = estimate(walls, totals)
