@@ -26,7 +26,9 @@
 # Parameters (-v): tally=1; wired.awk's own (t0, t1, t_end, max_age, link_from, link_to,
 #   link_bps, tcp_hdr, link_delay, n_nodes, links, fingerprint): each param line must equal the
 #   parser's variable of that name as text (a stream counted for another window, link,
-#   capacity or delay fails), and every parameter the parser has must be in the stream.
+#   capacity or delay fails), and every parameter the parser has must be in the stream. A
+#   reader that counts more in ns names those parameters in TALLY_MORE_PARAMS (space-separated,
+#   set in a BEGIN before this file's; dumbbell/http_tally.awk: servers).
 # Checks (each failure names the file, the line and the rule; nothing is printed then): the
 #   header (another study, seed, end or run fails); the format line first; every line of a
 #   known kind with its field count, no CR, no NUL; each param and each metric once; every
@@ -46,7 +48,7 @@
 
 BEGIN {
     if (tally != "")
-        tstream_init("tally\twired\t1", "WiredTally", "t0 t1 t_end max_age link_from link_to link_bps link_delay tcp_hdr", "^[0-9]+(\\.[0-9]+)?$", 0)
+        tstream_init("tally\twired\t1", "WiredTally", "t0 t1 t_end max_age link_from link_to link_bps link_delay tcp_hdr" (TALLY_MORE_PARAMS == "" ? "" : " " TALLY_MORE_PARAMS), "^[0-9]+(\\.[0-9]+)?$", 0)
 }
 
 TALLY_ON { tally_line(); next }

@@ -29,11 +29,6 @@ HTTP_METRICS = (
 )
 
 
-def _trace_level(block: Block) -> str:
-    """The run's trace level: the HTTP reading reads the text trace (http.awk), whatever is set."""
-    return "full" if http.is_http(block) else str(block["trace_level"])
-
-
 class Dumbbell(Study):
     """Three TCP flows and one CBR flow over a lossy low-bandwidth bottleneck, buffer swept."""
 
@@ -43,7 +38,7 @@ class Dumbbell(Study):
     parser = "dumbbell/dumbbell.awk"
     stream = run_params.TRACE_FILE
     # The HTTP reading's runs: their parser, and PackMime's logs it reads (deleted after the run).
-    other_parsers = (http.PARSER,)
+    other_parsers = (http.PARSER, http.TALLY_PARSER)
     tally_parser = "dumbbell/dumbbell_tally.awk"
     side_files = (http.OBJECTS_FILE, http.REQUESTS_FILE)
     # trace_level tally counts in the patched ns (built first); full runs Debian's ns.
@@ -146,13 +141,16 @@ class Dumbbell(Study):
     def params(self, block: Block, point: RunPoint) -> dict[str, Any]:
         """Template variables of one run (trace_level "none" is the benchmark's ns alone)."""
         made = run_params.params(block, point)
-        made.update(tally.template_vars(_trace_level(block), self.parse_args(block, point)))
+        names = tally.PARAMS + (http.TALLY_PARAMS if http.is_http(block) else ())
+        made.update(tally.template_vars(block["trace_level"], self.parse_args(block, point), names))
         return made
 
     def parser_for(self, block: Block, point: RunPoint) -> str:
-        """http.awk (the same metrics and the web objects') under HTTP; under FTP,
-        dumbbell_tally.awk for a tally stream and dumbbell.awk for the text trace."""
-        return http.PARSER if http.is_http(block) else super().parser_for(block, point)
+        """The tally stream's parser (http_tally.awk, dumbbell_tally.awk) at trace_level tally,
+        the text trace's (http.awk, dumbbell.awk) at full: under HTTP the web objects' too."""
+        if not http.is_http(block):
+            return super().parser_for(block, point)
+        return http.TALLY_PARSER if block["trace_level"] == "tally" else http.PARSER
 
     def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
         """Parser variables of one run, with the scenario's fingerprint (nodes, links, delay)."""
@@ -166,7 +164,7 @@ class Dumbbell(Study):
             links=",".join(links),
             link_delay=block["topology"]["bottleneck_delay_ms"] / 1000,
         )
-        args.update(tally.parser_vars(_trace_level(block)))
+        args.update(tally.parser_vars(block["trace_level"]))
         return args
 
     def compare(self, block: Block, tables: Tables) -> dict[str, pd.DataFrame]:

@@ -12,8 +12,12 @@ APPLICATION = "HTTP"
 # per completed web object, one per request. The HTTP parser reads both at the trace's end.
 OBJECTS_FILE = "http_objects.log"
 REQUESTS_FILE = "http_requests.log"
-# The parser of the HTTP reading's runs (the FTP reading keeps dumbbell/dumbbell.awk).
+# The parsers of the HTTP reading's runs: of the text trace (trace_level full) and of the
+# patched ns-2's tally stream (trace_level tally; the FTP reading keeps dumbbell/dumbbell*.awk).
 PARSER = "dumbbell/http.awk"
+TALLY_PARSER = "dumbbell/http_tally.awk"
+# The parser variable WiredTally counts the responses' packets with, beside tally.PARAMS.
+TALLY_PARAMS = ("servers",)
 # PackMimeHTTP's set-TCP name of the FullTcp variant matching each one-way sender (tcp.agent):
 # it allocates Agent/TCP/FullTcp/<name>, and Agent/TCP/FullTcp itself for Reno.
 FULLTCP = {"Sack1": "Sack", "Newreno": "Newreno", "Reno": "Reno"}

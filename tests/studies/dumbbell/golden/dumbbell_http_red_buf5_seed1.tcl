@@ -42,6 +42,19 @@ foreach cls {Trace/Enque Trace/Deque Trace/Drop Trace/Recv} {
     foreach var {src_ dst_ callback_ show_tcphdr_ show_sctphdr_} { $cls set $var [Trace set $var] }
 }
 
+# trace_level tally (the patched ns-2): every traced event is counted in ns by WiredTally with
+# the parser's definitions instead of being written; finish writes its small stream.
+set tally [new WiredTally]
+$tally param t0 {1}
+$tally param t1 {5}
+$tally param t_end {5}
+$tally param max_age {4}
+$tally param link_from {4}
+$tally param link_to {5}
+$tally param link_bps {500000}
+$tally param link_delay {0.01}
+$tally param servers {0,2,3}
+$tally start
 
 # --- Topology: TCP sources 0,2,3; UDP source 1; routers 4,5; TCP sink 6; UDP null 7 ---
 foreach i {0 1 2 3 4 5 6 7} { set n($i) [$ns node] }
@@ -98,8 +111,7 @@ $ns at 0.1 "$cbr start"
 proc finish {} {
     global ns tf
     $ns flush-trace
-    # The trace's last line: its parser fails a trace without it (cut short).
-    puts $tf "# end"
+    puts -nonewline $tf [[set ::tally] report]
     close $tf
     puts "BUFREPRO_DONE [$ns now]"
     exit 0
