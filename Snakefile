@@ -4,8 +4,6 @@
 # package's config, and the rule files of studies and backends are included below.
 from snakemake.utils import min_version
 
-from bufrepro.pipeline.scheduling import drop_local_rate_limit
-
 min_version("9.0")
 
 
@@ -43,7 +41,8 @@ for _rules in RULE_FILES:
 # A local run drops the command line's submission-rate limit: its re-evaluation timers pile up
 # with every finished job and cost the scheduler CPU that the runs need (pipeline/scheduling.py).
 onstart:
-    drop_local_rate_limit(workflow)
+    if scheduling.drop_local_rate_limit(workflow):
+        print(scheduling.DROPPED, file=sys.stderr)
 
 
 rule all:

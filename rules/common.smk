@@ -9,7 +9,7 @@ import yaml
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 
 from bufrepro import backends, registry
-from bufrepro.pipeline import configuration, plan
+from bufrepro.pipeline import configuration, plan, scheduling
 
 BASE = Path(workflow.basedir)
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, snakemake
+from conftest import snakemake
 
 # 40 local jobs of 0.1 s; onsuccess prints how many threads Snakemake's process still has.
 WORKFLOW = """
@@ -47,8 +47,3 @@ def test_the_hook_leaves_no_timer_per_finished_job(
     # Snakemake's own behaviour: a re-evaluation timer chain per job-triggered pass.
     assert threads_left(tmp_path / "stock", False, monkeypatch) >= 10
     assert threads_left(tmp_path / "hooked", True, monkeypatch) <= 2
-
-
-def test_the_workflow_drops_the_limit_on_start() -> None:
-    text = (REPO / "Snakefile").read_text(encoding="utf-8")
-    assert "onstart:\n    drop_local_rate_limit(workflow)" in text

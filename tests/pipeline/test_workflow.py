@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from bufrepro.pipeline import scheduling
 from conftest import TINY, copy_repo, snakemake
 
 pytestmark = pytest.mark.usefixtures("ns_available")
@@ -22,6 +23,7 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (work / "tiny.yaml").write_text(yaml.safe_dump(TINY))
     proc = snakemake(work, "--cores", "2", "--configfile", "tiny.yaml")
     assert proc.returncode == 0, proc.stderr[-4000:]
+    (work / "snakemake.stderr").write_text(proc.stderr)
     return work
 
 
@@ -130,3 +132,8 @@ def test_lint_is_clean(tiny_run: Path) -> None:
     proc = snakemake(tiny_run, "--lint", "--configfile", "tiny.yaml")
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0 and "Congratulations" in out, out[-3000:]
+
+
+def test_the_local_run_drops_snakemakes_rate_limit(tiny_run: Path) -> None:
+    # pipeline/scheduling.py: the Snakefile's onstart hook ran and took the limit off.
+    assert scheduling.DROPPED in (tiny_run / "snakemake.stderr").read_text()

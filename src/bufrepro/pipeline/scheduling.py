@@ -11,6 +11,8 @@ from typing import Any
 # scheduler every second. Measured in a whole reproduction (2 cores): 197 threads and 20 % of a
 # core in Snakemake's own process after 190 jobs, growing until the end.
 
+DROPPED = "bufrepro: local run, Snakemake's submission-rate limit off (its timers pile up per job)"
+
 
 def drop_local_rate_limit(workflow: Any) -> bool:
     """In `onstart`: no submission-rate limit for a local run (as Snakemake's Python API runs
