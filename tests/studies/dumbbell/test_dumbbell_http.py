@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bufrepro import backends
-from bufrepro.backends.base import PARSER_ENV, execute, parser_command
+from bufrepro.backends.base import PARSER_ENV, RunSpec, execute, parser_command
 from bufrepro.kit import configs, tables
 from bufrepro.kit.grid import RunPoint
 from bufrepro.pipeline import configuration, plan
@@ -43,7 +43,7 @@ def run(cfg: dict[str, Any], point: RunPoint, where: Path, keep: bool = False) -
     return where
 
 
-def reparse(spec: Any, where: Path, **args: Any) -> subprocess.CompletedProcess[str]:
+def reparse(spec: RunSpec, where: Path, **args: Any) -> subprocess.CompletedProcess[str]:
     """The run's parser again on its kept stream, with some parser variables changed."""
     return subprocess.run(
         parser_command(spec.parser, {**spec.parser_args, **args}, [spec.stream]),
