@@ -1,4 +1,4 @@
-"""Kill -9 the workflow while ns runs, while a parser runs and during aggregation; the README's
+"""Kill -9 the workflow while ns runs, while a parser runs and during aggregation; the documented
 resume command gives tables (and figures) byte-identical to an uninterrupted run.
 
 Opt-in (BUFREPRO_TEST_RESUME=1; `.ci/run` sets it): four runs of a quick-like slice (the quick
@@ -6,8 +6,9 @@ profile of dumbbell and ramya, dumbbell's grid cut: every stage, ramya's side pa
 about a minute each on 2 cores. Each run starts in a fresh copy of the repo in its own session; at
 the kill point the whole session (Snakemake, its jobs, ns, gawk) gets SIGKILL at once, as a lost
 machine or the OOM killer would leave it. The kill must leave Snakemake's lock and unfinished work
-behind; the resume is the README's: `bash scripts/reproduce.sh N ARGS` again (it removes the stale
-lock), or `snakemake --unlock ARGS` then `snakemake --cores N --rerun-incomplete ARGS`.
+behind; the resume is the one docs/getting-started.md gives: `bash scripts/reproduce.sh N ARGS`
+again (it removes the stale lock), or `snakemake --unlock ARGS` then
+`snakemake --cores N --rerun-incomplete ARGS`.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The scripts and the README's follow-up commands: the stale-lock check, setup's ready line, and
+"""The scripts and the documented follow-up commands: the stale-lock check, setup's ready line, and
 follow-ups that plan exactly the last run whatever its profile."""
 
 from __future__ import annotations
@@ -101,16 +101,16 @@ def test_setup_reports_the_ns_version() -> None:
 
 
 def readme_commands(heading: str) -> list[list[str]]:
-    """The commands in the sh blocks of a README section."""
-    text = (REPO / "README.md").read_text(encoding="utf-8")
-    section = text.split(f"### {heading}", 1)[1].split("\n#", 1)[0]
+    """The commands in the sh blocks of a section of docs/getting-started.md."""
+    text = (REPO / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    section = text.split(f"\n## {heading}\n", 1)[1].split("\n#", 1)[0]
     blocks = [b.split("```", 1)[0] for b in section.split("```sh\n")[1:]]
     lines = [line.split("#", 1)[0] for b in blocks for line in b.splitlines()]
     return [shlex.split(line) for line in lines if line.strip()]
 
 
 def readme_followups() -> list[list[str]]:
-    """The commands of the README's "Follow-up commands" section."""
+    """The commands of the docs' "Follow-up commands" section."""
     return readme_commands("Follow-up commands")
 
 
@@ -145,7 +145,7 @@ def test_readme_followups_repeat_the_last_runs_config() -> None:
     ids=["quick", "quick+config"],
 )
 def test_readme_show_diff_plans_the_last_run(tmp_path: Path, run_args: tuple[str, ...]) -> None:
-    """After a run, the README's show_diff plans the jobs that run's own arguments plan (a dry run
+    """After a run, the documented show_diff plans the jobs that run's own arguments plan (a dry run
     of the remembered config against one of the original arguments)."""
     work = copy_repo(tmp_path / "repo")
     wrote = snakemake(work, "--cores", "1", MEMORY, *run_args)

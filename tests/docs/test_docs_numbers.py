@@ -1,0 +1,81 @@
+"""The numbers the docs tie to the pipeline (`N <!-- n: KEY -->`) are the pipeline's: each KEY is
+computed here with the project's own planning code and compared with the number written."""
+
+from __future__ import annotations
+
+import csv
+import functools
+from typing import Any
+
+import pytest
+from docs_markup import REPO, numbers, pages, rel
+
+from bufrepro import registry
+from bufrepro.pipeline import bench, configuration, plan, progress
+
+PROFILES = {"quick": "config/quick.yaml", "default": "", "full": "config/full.yaml"}
+
+
+@functools.cache
+def config(profile: str) -> dict[str, Any]:
+    path = PROFILES[profile]
+    return configuration.load(REPO / path) if path else configuration.load()
+
+
+def value(key: str) -> int:
+    """What KEY stands for:
+    runs.P           every run the workflow plans for profile P (the progress line's total);
+    runs.P.S         study S's part of it (grid, its own rules' runs, its readings' runs);
+    grid.P.S         study S's grid runs alone (grid points x seeds);
+    published.F      rows of published/F.csv;
+    assumptions.S    the named assumptions of study S (its config's `assumptions` block);
+    studies          the studies found."""
+    parts = key.split(".")
+    if parts[0] == "runs" and len(parts) == 2:
+        return len(progress.planned(config(parts[1])))
+    if parts[0] == "runs" and len(parts) == 3:
+        return len(bench.all_specs(config(parts[1]), parts[2]))
+    if parts[0] == "grid" and len(parts) == 3:
+        cfg = config(parts[1])
+        return len([plan.spec(cfg, p) for p in registry.get(parts[2]).runs(cfg[parts[2]])])
+    if parts[0] == "published" and len(parts) == 2:
+        with (REPO / "published" / f"{parts[1]}.csv").open(encoding="utf-8") as fh:
+            return sum(1 for _ in csv.DictReader(fh))
+    if parts[0] == "assumptions" and len(parts) == 2:
+        return len(config("default")[parts[1]]["assumptions"])
+    if key == "studies":
+        return len(registry.names())
+    raise KeyError(f"unknown number key {key!r} (see value()'s docstring)")
+
+
+CASES = sorted({(rel(p), n, k) for p in pages() for n, k in numbers(p)})
+
+
+def test_the_docs_tie_numbers() -> None:
+    keys = {k for _, _, k in CASES}
+    assert {"runs.quick", "runs.default"} <= keys, keys
+
+
+@functools.cache
+def cached(key: str) -> int:
+    return value(key)
+
+
+@pytest.mark.parametrize(("page", "written", "key"), CASES)
+def test_number_is_the_pipelines(page: str, written: str, key: str) -> None:
+    got = cached(key)
+    assert int(written.replace(",", "")) == got, (
+        f"{page} says {written} for {key}; the pipeline plans {got:,}"
+    )
+
+
+def test_a_key_nobody_computes_fails() -> None:
+    with pytest.raises(KeyError):
+        value("runs")
+
+
+def test_keys_are_computed_from_the_configs() -> None:
+    """A sanity check of the computation itself: the quick profile plans fewer runs than the
+    default, and the studies' parts add up to the total."""
+    assert value("runs.quick") < value("runs.default")
+    assert sum(value(f"runs.quick.{s}") for s in config("quick")["studies"]) == value("runs.quick")
