@@ -70,3 +70,19 @@ def test_a_strict_build_fails_on(copy: Path, page: str, text: str) -> None:
     out = build(copy, copy / "site")
     text = out.stdout + out.stderr
     assert out.returncode != 0 and "WARNING" in text, text
+
+
+def reading_guide(text: str) -> str:
+    """The guide to the summary's columns, from its first line to the end of its closing
+    paragraph ('So "did it reproduce?" has three answers ...')."""
+    start = text.index("Read the summary row of a study")
+    closing = text.index('So "did it reproduce?"', start)
+    end = text.find("\n\n", closing)
+    return text[start : end if end >= 0 else len(text)].strip()
+
+
+def test_the_site_and_the_readme_read_the_summary_alike() -> None:
+    """The README's guide to the summary is the home page's too (links rebased on docs/)."""
+    readme = reading_guide((REPO / "README.md").read_text(encoding="utf-8"))
+    home = reading_guide((REPO / "docs" / "index.md").read_text(encoding="utf-8"))
+    assert home == readme.replace("](docs/", "](")
