@@ -49,6 +49,12 @@ def per_metric(diff: pd.DataFrame, space: Space) -> dict[str, float]:
     return out
 
 
+def validation_values(diff: pd.DataFrame, space: Space) -> int:
+    """The held-out values a reading's validation distance rests on (space metrics, both > 0)."""
+    held_out = ~kdistance.train_mask(diff, space["train"]) & diff["metric"].isin(space["metrics"])
+    return int((held_out & kdistance.log_errors(diff).notna()).sum())
+
+
 def in_ci(diff: pd.DataFrame) -> int:
     """Published values inside our 95% CI of the mean."""
     return int(diff["in_ci"].eq(True).sum())
@@ -96,6 +102,7 @@ def run(
         "in_ci_a_priori": int(prior["in_ci"]),
         "in_ci_calibrated": int(best["in_ci"]),
         "values_compared": int(prior["values"]),
+        "validation_values": validation_values(diffs[best["reading"]], space),
         "per_metric": {
             m: {
                 f"{who}{part}": float(row[f"{part}_{m}"])
