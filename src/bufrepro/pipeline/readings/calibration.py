@@ -13,6 +13,7 @@ from scipy.stats import qmc
 from bufrepro.kit import configs
 from bufrepro.kit import distance as kdistance
 from bufrepro.kit import space as kspace
+from bufrepro.pipeline import compare
 from bufrepro.pipeline.readings import runs as rruns
 from bufrepro.pipeline.readings.space import Space
 
@@ -66,7 +67,7 @@ def run(
     """Run the a-priori and the designed readings; write calibration.csv, the best diff, state."""
     readings = make_readings(cfg, space)
     spent = rruns.run_all(cfg, readings, threads)
-    paper = rruns.published(space.study)
+    paper = compare.published(space.study)
     rows, diffs = [], {}
     for reading in readings:
         _, diff = rruns.evaluate(cfg, reading, paper)
