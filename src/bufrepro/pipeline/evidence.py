@@ -21,7 +21,8 @@ def shortfalls(
     if readings is not None and readings < MIN_READINGS:
         out.append(f"{readings} readings (< {MIN_READINGS})")
     if validation_values is not None and validation_values < MIN_VALIDATION_VALUES:
-        out.append(f"{validation_values} validation values (< {MIN_VALIDATION_VALUES})")
+        noun = "value" if validation_values == 1 else "values"
+        out.append(f"{validation_values} validation {noun} (< {MIN_VALIDATION_VALUES})")
     return out
 
 

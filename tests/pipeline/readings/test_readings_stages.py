@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from bufrepro.pipeline import configuration
+from bufrepro.pipeline import configuration, evidence
 from bufrepro.pipeline.readings import calibration, sensitivity, space, verdict
 
 TINY_SPACE: dict[str, Any] = {
@@ -173,9 +173,14 @@ def test_the_verdict_in_words_names_values_and_labels_or_says_not_judged() -> No
     ):
         few = {**state, "readings": readings, "validation_values": values}
         assert verdict.words(_space(25, seeds), few, top) == (
-            f"not judged: {why}; the best reading, {reading}, has a validation median error of "
-            f"10 % over {values} values (threshold 25 %)"
+            f"not judged: {why}; best reading: {reading}, validation median error 10 % over "
+            f"{values} values (threshold 25 %)"
         )
+
+
+def test_one_validation_value_is_singular() -> None:
+    assert evidence.shortfalls(5, 10, 1) == ["1 validation value (< 10)"]
+    assert evidence.shortfalls(4) == ["n < 5 seeds"] and evidence.shortfalls(5, 10, 10) == []
 
 
 def test_top_parameters_rank_by_mu_star() -> None:

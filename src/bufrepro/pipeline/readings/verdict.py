@@ -56,16 +56,17 @@ def words(space: Space, state: Mapping[str, Any], top: Mapping[str, list[str]]) 
     reading = labels.reading(study, state["values"])
     if state["best"] == "a-priori":
         reading = f"the a-priori reading ({reading})"
-    values = int(state["validation_values"])
+    count = int(state["validation_values"])
+    values = f"{count} value" + ("" if count == 1 else "s")
     short = shortfalls(space, state)
     limit = space["verdict"]["max_error_pct"]
     if short:
         return (
-            f"{evidence.not_judged(short)}; the best reading, {reading}, has a validation median "
-            f"error of {shown} over {values} values (threshold {limit} %)"
+            f"{evidence.not_judged(short)}; best reading: {reading}, validation median error "
+            f"{shown} over {values} (threshold {limit} %)"
         )
     if not math.isnan(error) and error <= limit:
-        return f"reproduces under {reading} (validation median error {shown} over {values} values)"
+        return f"reproduces under {reading} (validation median error {shown} over {values})"
     mover = (top.get(DISTANCE) or [])[:1]
     moved = labels.parameter(study, mover[0]) if mover else "(none)"
     return (
