@@ -1,4 +1,4 @@
-# Shared setup: find the studies, read their config files and the profile's, validate the
+# Shared setup: find the studies, read their config files and the config profile's, validate the
 # config before anything runs, and plan each study's batches of runs.
 import glob
 import sys
@@ -18,8 +18,10 @@ for _name in registry.names():
     configfile: str(BASE / "config" / f"{_name}.yaml")
 
 
-# A profile (config key `profile`, e.g. set by config/quick.yaml) merges its per-study files
-# over the defaults; --configfile and --config still win over it.
+# A config profile (config key `profile`, e.g. set by config/quick.yaml) merges its per-study
+# files, config/profiles/<profile>/, over the defaults; --configfile and --config still win
+# over it. (A Snakemake profile, profiles/slurm/ given with --profile, is another thing: it says
+# where jobs run.)
 for _file in configuration.profile_files(str(config.get("profile") or "")):
 
     configfile: str(_file)

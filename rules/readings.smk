@@ -6,6 +6,7 @@
 # The stage runs where the configured grid covers the space's cells (a narrowed grid, as in the
 # tests, leaves it out, with a note).
 import os
+import shlex
 
 from snakemake.exceptions import WorkflowError
 
@@ -33,17 +34,22 @@ def _all_cores():
 # down). The stage's rules are local rules: their thread count is decided where Snakemake runs,
 # which a cluster job step would not repeat (srun refused "more processors than permitted").
 READINGS_THREADS = _all_cores()
-for _study, _files in SPACE_FILES.items():
-    _space = readings_space.load(CFG, _study, [Path(p) for p in _files])
-    _off = _space["evaluate"] and readings_space.off_grid(CFG, _space)
+# Each declared space, loaded and validated once, before any job runs.
+SPACES = {
+    s: readings_space.load(CFG, s, [Path(p) for p in files])
+    for s, files in SPACE_FILES.items()
+}
+# Where each space's cells leave the configured grid (empty: the grid covers them).
+OFF_GRID = {s: readings_space.off_grid(CFG, sp) for s, sp in SPACES.items()}
+for _study, _space in SPACES.items():
     if not _space["evaluate"]:
         print(
             f"readings of {_study}: space declared and validated, not evaluated (evaluate: false)",
             file=sys.stderr,
         )
-    elif _off:
+    elif OFF_GRID[_study]:
         print(
-            f"readings of {_study} left out: cells {_off} are not in the configured grid",
+            f"readings of {_study} left out: cells {OFF_GRID[_study]} are not in the configured grid",
             file=sys.stderr,
         )
     else:
@@ -147,7 +153,6 @@ for _study in READINGS:
 
 # The claims judged on the best calibrated reading (marked fitted, beside its distances), for
 # every selected study: a study whose readings are not evaluated gets one row saying why.
-import shlex
 
 
 def claims_calibrated_reason(study):
@@ -156,10 +161,9 @@ def claims_calibrated_reason(study):
         return ""
     if study not in SPACE_FILES:
         return f"no space of readings declared (config/readings/{study}.yaml)"
-    space = readings_space.load(CFG, study, [Path(p) for p in SPACE_FILES[study]])
-    if not space["evaluate"]:
+    if not SPACES[study]["evaluate"]:
         return f"readings declared but not evaluated (evaluate: false in config/readings/{study}.yaml)"
-    return f"readings left out: cells {readings_space.off_grid(CFG, space)} are not in the configured grid"
+    return f"readings left out: cells {OFF_GRID[study]} are not in the configured grid"
 
 
 CLAIMS_CALIBRATED_REASONS = {s: claims_calibrated_reason(s) for s in STUDIES}

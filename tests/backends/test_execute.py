@@ -116,17 +116,25 @@ def test_execute_all_runs_every_run_and_then_names_each_failure(
     """A failing run in the middle: the runs after it still run and keep their metrics; the
     error names the failed run with its reproduce command, and how many failed."""
     runs = [spec(tmp_path / "a"), spec(tmp_path / "b", fail=1), spec(tmp_path / "c", packets=6)]
-    with pytest.raises(RunFailed, match=r"^1 tiny runs failed:\n") as err:
+    with pytest.raises(RunFailed, match=r"^1 of 3 tiny runs failed:\n") as err:
         execute_all(Fake(), runs, False, "tiny runs")
     assert str(tmp_path / "b") in str(err.value) and "reproduce with: cd " in str(err.value)
     assert metrics(tmp_path / "a")["events"] == "3" and metrics(tmp_path / "c")["events"] == "5"
     assert not (tmp_path / "b" / "metrics.tsv").exists()
     assert f"FAILED {tmp_path / 'b'}" in capsys.readouterr().out
     done = execute_all(Fake(), [runs[0], runs[2]], False, "tiny runs")
-    assert [s.run_dir for s in done] == [tmp_path / "a", tmp_path / "c"]
-    assert capsys.readouterr().out.split() == [
-        "current",
-        str(tmp_path / "a"),
-        "current",
-        str(tmp_path / "c"),
+    assert [(d.spec.run_dir, d.status) for d in done] == [
+        (tmp_path / "a", "current"),
+        (tmp_path / "c", "current"),
+    ]
+    assert [line.split()[:2] for line in capsys.readouterr().out.splitlines()] == [
+        ["current", str(tmp_path / "a")],
+        ["current", str(tmp_path / "c")],
+    ]
+    # Two at a time: the same runs, in the same order, the failure named the same way.
+    with pytest.raises(RunFailed, match=r"^1 of 3 tiny runs failed:\n"):
+        execute_all(Fake(), runs, False, "tiny runs", threads=2)
+    assert [d.spec.run_dir for d in execute_all(Fake(), runs[::2], False, "x", threads=2)] == [
+        tmp_path / "a",
+        tmp_path / "c",
     ]

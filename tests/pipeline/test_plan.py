@@ -36,13 +36,6 @@ def test_spec_holds_record_and_parser_variables(tiny_cfg: dict[str, Any]) -> Non
     assert str(spec.run_dir) == point.run_dir
 
 
-def test_digest_changes_with_the_block_and_the_runs(tiny_cfg: dict[str, Any]) -> None:
-    batch = plan.batches(tiny_cfg, "dumbbell")[0]
-    other = configuration.validate(merged({**tiny_cfg, "dumbbell": {"tcp": {"tick_s": 0.5}}}))
-    assert plan.digest(tiny_cfg, batch) != plan.digest(other, batch)
-    assert plan.digest(tiny_cfg, batch) != plan.digest(tiny_cfg, batch[:-1])
-
-
 def test_every_discovered_study_is_a_complete_plug_in() -> None:
     for name, study in registry.discover().items():
         assert isinstance(study, Study) and study.name == name

@@ -98,6 +98,35 @@ def test_prediction_interval_and_verdict_are_used_when_present(tmp_path: Path) -
     assert summary.display_rows([row])[0]["inside 95% PI"] == "2 of 3"
 
 
+def test_a_study_summary_speaks_in_labels_with_the_keys_beside(tmp_path: Path) -> None:
+    # A registered study's labels (studies/vegas/labels.yaml); all values from too few seeds.
+    tables = tmp_path / "vegas" / "tables"
+    tables.parent.mkdir()
+    _tables(tmp_path, _diff(ours_n=[2, math.nan, 3, 1])).rename(tables)
+    (tables / "verdict.json").write_text(
+        json.dumps(
+            {
+                "verdict": "not judged: n < 5 seeds; ...",
+                "verdict_keys": "reproduces under reading lhs001 (validation median error 5 %)",
+                "reading": {"id": "lhs001", "values": {"tcp.window_pkts": 1000}},
+            }
+        )
+    )
+    rows = summary.summaries(tmp_path, ["vegas"])
+    text, keys = summary.display_rows(rows)[0], summary.display_keys(rows)[0]
+    assert text["inside 95% CI"] == (
+        "not judged: all 3 values from n < 5 seeds (2 inside their wide CI); 2 CIs cross a "
+        "physical bound"
+    )
+    assert text["median |rel. diff|"] == "link_utilisation 6%, delay 11%"
+    assert keys["median |rel. diff|"] == "link_utilisation 6%, tcp_delay_ms_mean 11%"
+    assert text["verdict"] == "not judged: n < 5 seeds; ..."
+    assert keys["verdict"] == (
+        "reproduces under reading lhs001 (validation median error 5 %); "
+        "reading lhs001: tcp.window_pkts=1000"
+    )
+
+
 def test_signed_percentages() -> None:
     assert summary.pct(4.75, signed=True) == "+475%"
     assert summary.pct(-0.004, signed=True) == "0%"

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from bufrepro import backends, registry
-from bufrepro.backends.base import RunFailed, execute
+from bufrepro.backends.base import execute_all
 from bufrepro.pipeline import plan
 
 
@@ -24,28 +23,16 @@ def run_batch(cfg: Mapping[str, Any], name: str, batch: str, manifest: Path) -> 
     if index >= len(all_batches):
         raise ValueError(f"{name} has {len(all_batches)} batches; there is no {batch}")
     backend = backends.get(study.backend, cfg)
-    rows, failures, made = [], [], 0
-    for point in all_batches[index]:
-        spec = plan.spec(cfg, point)
-        start = time.monotonic()
-        try:
-            status = execute(backend, spec, bool(cfg.get("keep_traces", False)))
-        except (RunFailed, OSError) as err:
-            failures.append(str(err))
-            print(f"FAILED {point.run_dir}: {err}", flush=True)
-            continue
-        made += status == "ran"
-        took = time.monotonic() - start
-        rows.append(f"{point.run_dir}\t{status}\t{took:.3f}")
-        print(f"{status:7} {point.run_dir} ({took:.2f} s)", flush=True)
-    if failures:
-        raise RunFailed(
-            f"{len(failures)} of {len(all_batches[index])} runs of {name} {batch} failed:\n"
-            + "\n".join(failures)
-        )
+    done = execute_all(
+        backend,
+        [plan.spec(cfg, point) for point in all_batches[index]],
+        bool(cfg.get("keep_traces", False)),
+        f"runs of {name} {batch}",
+    )
+    rows = [f"{d.spec.run_dir}\t{d.status}\t{d.seconds:.3f}" for d in done]
     manifest.parent.mkdir(parents=True, exist_ok=True)
     manifest.write_text("run_dir\tstatus\tseconds\n" + "".join(f"{r}\n" for r in rows))
-    return made
+    return sum(d.status == "ran" for d in done)
 
 
 def manifest_runs(manifests: list[Path]) -> list[str]:

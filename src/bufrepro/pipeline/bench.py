@@ -19,6 +19,12 @@ from bufrepro.backends.base import RunSpec, execute, write_inputs
 from bufrepro.kit.grid import RunPoint
 from bufrepro.pipeline import plan
 
+# The benchmark of every study (`python -m bufrepro.cli bench`): sampled runs against their
+# untraced floor, and the workflow against its runs. It has one sibling on purpose,
+# studies/hstcp/bench.py: that one measures a single hstcp point at each trace level (none,
+# counters, events) with ns's peak memory and the run folder's peak disk, which only hstcp's
+# 1-2.5 Gb/s runs make worth watching and only its template can switch; it shares nothing here.
+
 
 def _children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)

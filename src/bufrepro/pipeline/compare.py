@@ -17,17 +17,23 @@ from bufrepro.kit.paths import REPO_ROOT
 PUBLISHED_DIR = REPO_ROOT / "published"
 
 
-def inputs(cfg: Mapping[str, Any], name: str, tables_dir: Path) -> dict[str, pd.DataFrame]:
-    """runs, summary, derived and published tables of a study, by name."""
-    study = registry.get(name)
-    names = ("runs", "summary", *study.derived, *study.rule_tables)
-    out = {t: pd.read_csv(tables_dir / f"{t}.csv") for t in names}
-    for i, file in enumerate(study.published_files()):
+def published(name: str) -> dict[str, pd.DataFrame]:
+    """A study's published tables by file stem, the first also as 'published'."""
+    out: dict[str, pd.DataFrame] = {}
+    for i, file in enumerate(registry.get(name).published_files()):
         table = pd.read_csv(PUBLISHED_DIR / file)
         out[Path(file).stem] = table
         if i == 0:
             out["published"] = table
     return out
+
+
+def inputs(cfg: Mapping[str, Any], name: str, tables_dir: Path) -> dict[str, pd.DataFrame]:
+    """runs, summary, derived and published tables of a study, by name."""
+    study = registry.get(name)
+    names = ("runs", "summary", *study.derived, *study.rule_tables)
+    out = {t: pd.read_csv(tables_dir / f"{t}.csv") for t in names}
+    return {**out, **published(name)}
 
 
 def outputs(name: str) -> tuple[str, ...]:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -57,19 +55,3 @@ def spec(cfg: Mapping[str, Any], point: RunPoint, base: Path = Path()) -> RunSpe
         kept_files=study.kept_files,
         options=study.backend_options,
     )
-
-
-def digest(cfg: Mapping[str, Any], points: Sequence[RunPoint]) -> str:
-    """A short digest of a batch's runs and of the study block they are made from.
-
-    The workflow passes it as a parameter of the batch's job, so that a changed grid or setting
-    reruns the job (and, inside it, only the runs whose inputs changed).
-    """
-    if not points:
-        return "empty"
-    block = cfg[points[0].study]
-    settings = {k: cfg.get(k) for k in ("ns_binary", "ns2_prefix", "keep_traces")}
-    h = hashlib.sha256(json.dumps([settings, block], sort_keys=True, default=str).encode())
-    for p in points:
-        h.update(p.run_dir.encode())
-    return h.hexdigest()[:16]

@@ -15,7 +15,7 @@ import pandas as pd
 
 from bufrepro import registry
 from bufrepro.kit.paths import REPO_ROOT
-from bufrepro.pipeline import report_diff, report_text, summary
+from bufrepro.pipeline import evidence, report_diff, report_text, summary
 
 AWK_DIR = REPO_ROOT / "awk"
 
@@ -192,11 +192,15 @@ def build(
         autoescape=jinja2.select_autoescape(["html", "j2"]),
     )
     studies = list(cfg["studies"])
+    rows = summary.summaries(results, studies)
     html = env.get_template(template.name).render(
-        summary=summary.display_rows(summary.summaries(results, studies)),
+        summary=summary.display_rows(rows),
+        summary_keys=summary.display_keys(rows),
         legend=report_diff.legend(),
         status_note=report_diff.status_note(),
-        min_seeds=summary.MIN_SEEDS,
+        min_seeds=evidence.MIN_SEEDS,
+        min_readings=evidence.MIN_READINGS,
+        min_validation=evidence.MIN_VALIDATION_VALUES,
         provenance=report_text.provenance(cfg, results, command, configfiles),
         studies=[study_section(s, cfg, results) for s in studies],
         definitions=[

@@ -11,8 +11,11 @@ from typing import Any
 
 import pandas as pd
 
-# Fewer seeds than this: the CI is shown, but the value is not called "inside CI".
-MIN_SEEDS = 5
+from bufrepro.pipeline import evidence, labels
+
+# Fewer seeds than this: the CI is shown, but the value is not called "inside CI" (the rule
+# that also labels a readings verdict "not judged": bufrepro.pipeline.evidence).
+MIN_SEEDS = evidence.MIN_SEEDS
 VERDICTS = ("holds", "partly", "fails", "untestable")
 NO_CALIBRATION = "calibration not run"
 
@@ -95,13 +98,22 @@ def _counts(verdicts: pd.Series) -> dict[str, int]:
     return {v: int((verdicts == v).sum()) for v in VERDICTS}
 
 
-def verdict_line(tables: Path) -> str:
-    """The calibration verdict of tables/verdict.json, or NO_CALIBRATION."""
+def verdict_line(tables: Path) -> tuple[str, str]:
+    """The readings verdict of tables/verdict.json in words and by its keys, or NO_CALIBRATION."""
     path = tables / "verdict.json"
     if not path.is_file():
-        return NO_CALIBRATION
+        return NO_CALIBRATION, ""
     data = json.loads(path.read_text(encoding="utf-8"))
-    return str(data.get("verdict", NO_CALIBRATION)) if isinstance(data, dict) else NO_CALIBRATION
+    if not isinstance(data, dict):
+        return NO_CALIBRATION, ""
+    text = str(data.get("verdict", NO_CALIBRATION))
+    keys = str(data.get("verdict_keys", ""))
+    reading = data.get("reading")
+    if isinstance(reading, dict) and isinstance(reading.get("values"), dict):
+        keys += ("; reading " if keys else "reading ") + labels.reading_keys(
+            str(reading.get("id", "")), reading["values"]
+        )
+    return text, keys
 
 
 def study_summary(study: str, tables: Path) -> dict[str, Any]:
@@ -131,8 +143,8 @@ def study_summary(study: str, tables: Path) -> dict[str, Any]:
         "median_abs_rel_diff": median_rel_diff(diff[ran]),
         "claims_ours": _counts(claims["verdict"]),
         "claims_paper": _counts(claims["paper_table_verdict"]),
-        "verdict": verdict_line(tables),
     }
+    row["verdict"], row["verdict_keys"] = verdict_line(tables)
     if "in_pi" in diff and "pi_low" in diff:
         has_pi = ran & pd.to_numeric(diff["pi_low"], errors="coerce").notna()
         row["values_with_pi"] = int(has_pi.sum())
@@ -162,16 +174,20 @@ def claims_text(counts: Mapping[str, int]) -> str:
 def ci_text(r: Mapping[str, Any]) -> str:
     """'3 of 10 judged' and the values not judged (fewer than MIN_SEEDS seeds)."""
     few, judged = r["values_few_seeds"], r["values_judged"]
-    few_text = f"{few} from n < {MIN_SEEDS} seeds not judged"
-    few_text += f" ({r['values_few_in_ci']} inside their wide CI)"
+    wide = f"({r['values_few_in_ci']} inside their wide CI)"
     if judged == 0:
-        return (
-            f"none judged: all {few} values from n < {MIN_SEEDS} seeds "
-            f"({r['values_few_in_ci']} inside their wide CI)"
-            if few
-            else "none run"
-        )
-    return f"{r['values_in_ci']} of {judged} judged" + (f"; {few_text}" if few else "")
+        if not few:
+            return "none run"
+        return f"{evidence.not_judged([f'all {few} values from n < {MIN_SEEDS} seeds'])} {wide}"
+    text = f"{r['values_in_ci']} of {judged} judged"
+    return text + (f"; {few} from n < {MIN_SEEDS} seeds not judged {wide}" if few else "")
+
+
+def medians_text(study: str, medians: Mapping[str, float], by_key: bool = False) -> str:
+    """'TCP delay 302%, TCP drops 424%' (metric labels; by_key: the metric names instead)."""
+    return ", ".join(
+        f"{m if by_key else labels.metric(study, m)} {pct(v)}" for m, v in medians.items()
+    )
 
 
 def display_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
@@ -190,7 +206,6 @@ def display_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
             if r["values_with_pi"] is not None
             else "no PI in diff"
         )
-        medians = r["median_abs_rel_diff"]
         out.append(
             {
                 "study": str(r["study"]),
@@ -198,7 +213,7 @@ def display_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
                 "values run": f"{r['values_ran']} of {r['values']}",
                 "inside 95% CI": in_ci,
                 "inside 95% PI": pi,
-                "median |rel. diff|": ", ".join(f"{m} {pct(v)}" for m, v in medians.items())
+                "median |rel. diff|": medians_text(str(r["study"]), r["median_abs_rel_diff"])
                 or "none run",
                 "claims (ours)": claims_text(r["claims_ours"]),
                 "claims (paper's own table)": claims_text(r["claims_paper"]),
@@ -206,6 +221,17 @@ def display_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
             }
         )
     return out
+
+
+def display_keys(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
+    """Per summary row, the cells shown in words by their keys (the report's title attributes)."""
+    return [
+        {
+            "median |rel. diff|": medians_text(str(r["study"]), r["median_abs_rel_diff"], True),
+            "verdict": str(r.get("verdict_keys", "")),
+        }
+        for r in rows
+    ]
 
 
 def summary_frame(results: Path, names: Sequence[str]) -> pd.DataFrame:

@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from bufrepro.pipeline import configuration
+from bufrepro.pipeline import configuration, evidence
 from bufrepro.pipeline.readings import calibration, sensitivity, space, verdict
 
 TINY_SPACE: dict[str, Any] = {
@@ -118,7 +118,11 @@ def test_runs_are_kept_per_reading_and_skipped_when_current(staged: dict[str, An
 
 def test_the_verdict_names_its_reading_and_figures(staged: dict[str, Any]) -> None:
     made = staged["verdict"]
-    assert made["verdict"].startswith(
+    # A tiny space: 3 readings, one seed, a few validation values; labelled, not a finding.
+    assert not made["judged"]
+    assert made["verdict"].startswith("not judged: n < 5 seeds, 3 readings (< 10), ")
+    assert "receive window " in made["verdict"] and "tcp.max_rwnd_pkts" not in made["verdict"]
+    assert made["verdict_keys"].startswith(
         ("reproduces under reading ", "no reading in the declared space reproduces it")
     )
     assert made["reading"]["id"] in staged["cal"]["reading"].tolist()
@@ -126,8 +130,10 @@ def test_the_verdict_names_its_reading_and_figures(staged: dict[str, Any]) -> No
     assert made["runs"] > 0 and made["wall_s"] > 0 and made["run_wall_s"] > 0
 
 
-def _space(threshold: float) -> space.Space:
-    return space.Space("dumbbell", {"verdict": {"max_error_pct": threshold}})
+def _space(threshold: float, seeds: int = 5) -> space.Space:
+    return space.Space(
+        "dumbbell", {"verdict": {"max_error_pct": threshold}, "seeds": list(range(1, seeds + 1))}
+    )
 
 
 def test_the_verdict_line_takes_one_of_two_forms() -> None:
@@ -140,6 +146,41 @@ def test_the_verdict_line_takes_one_of_two_forms() -> None:
         "no reading in the declared space reproduces it; the closest is lhs003 (10 %); "
         "the parameter that moves it most is tcp.max_rwnd_pkts"
     )
+
+
+def test_the_verdict_in_words_names_values_and_labels_or_says_not_judged() -> None:
+    state = {
+        "best": "lhs003",
+        "validation_distance": math.log(1.1),
+        "values": {"tcp.max_rwnd_pkts": 5, "tcp.syn": False, "red.q_weight": 0.0123456},
+        "readings": 41,
+        "validation_values": 12,
+    }
+    top = {"distance": ["tcp.max_rwnd_pkts", "tcp.mss_bytes"]}
+    reading = "receive window 5 packets, SYN packet off, RED q_weight 0.0123"
+    assert verdict.words(_space(25), state, top) == (
+        f"reproduces under {reading} (validation median error 10 % over 12 values)"
+    )
+    assert verdict.words(_space(5), state, top) == (
+        f"no reading in the declared space reproduces it; the closest is {reading} (10 %); "
+        "the parameter that moves it most is receive window"
+    )
+    # The rule of the CI column: too few seeds, readings or held-out values is no finding.
+    for seeds, readings, values, why in (
+        (2, 41, 12, "n < 5 seeds"),
+        (5, 4, 12, "4 readings (< 10)"),
+        (5, 41, 3, "3 validation values (< 10)"),
+    ):
+        few = {**state, "readings": readings, "validation_values": values}
+        assert verdict.words(_space(25, seeds), few, top) == (
+            f"not judged: {why}; best reading: {reading}, validation median error 10 % over "
+            f"{values} values (threshold 25 %)"
+        )
+
+
+def test_one_validation_value_is_singular() -> None:
+    assert evidence.shortfalls(5, 10, 1) == ["1 validation value (< 10)"]
+    assert evidence.shortfalls(4) == ["n < 5 seeds"] and evidence.shortfalls(5, 10, 10) == []
 
 
 def test_top_parameters_rank_by_mu_star() -> None:

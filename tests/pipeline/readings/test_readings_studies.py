@@ -12,7 +12,7 @@ import pytest
 
 from bufrepro import registry
 from bufrepro.kit import configs
-from bufrepro.pipeline import configuration
+from bufrepro.pipeline import compare, configuration
 from bufrepro.pipeline.readings import calibration, runs, sensitivity, space
 
 pytestmark = pytest.mark.usefixtures("ns_available")
@@ -87,7 +87,7 @@ def staged(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         calibration.run(cfg, sp, 2, *paths, out / "readings/calibration.json")
         again = [p.read_bytes() for p in paths]
         prior = runs.make(cfg, sp, calibration.A_PRIORI, calibration.a_priori_values(cfg, sp))
-        paper = runs.published(study)
+        paper = compare.published(study)
         _, reading_diff = runs.evaluate(cfg, prior, paper)
         # The study's own compare of the same runs under its configured block (the a-priori
         # reproduction's grid and readings): the rows it diffs against these cells.

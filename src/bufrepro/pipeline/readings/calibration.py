@@ -13,6 +13,7 @@ from scipy.stats import qmc
 from bufrepro.kit import configs
 from bufrepro.kit import distance as kdistance
 from bufrepro.kit import space as kspace
+from bufrepro.pipeline import compare
 from bufrepro.pipeline.readings import runs as rruns
 from bufrepro.pipeline.readings.space import Space
 
@@ -49,6 +50,12 @@ def per_metric(diff: pd.DataFrame, space: Space) -> dict[str, float]:
     return out
 
 
+def validation_values(diff: pd.DataFrame, space: Space) -> int:
+    """The held-out values a reading's validation distance rests on (space metrics, both > 0)."""
+    held_out = ~kdistance.train_mask(diff, space["train"]) & diff["metric"].isin(space["metrics"])
+    return int((held_out & kdistance.log_errors(diff).notna()).sum())
+
+
 def in_ci(diff: pd.DataFrame) -> int:
     """Published values inside our 95% CI of the mean."""
     return int(diff["in_ci"].eq(True).sum())
@@ -60,7 +67,7 @@ def run(
     """Run the a-priori and the designed readings; write calibration.csv, the best diff, state."""
     readings = make_readings(cfg, space)
     spent = rruns.run_all(cfg, readings, threads)
-    paper = rruns.published(space.study)
+    paper = compare.published(space.study)
     rows, diffs = [], {}
     for reading in readings:
         _, diff = rruns.evaluate(cfg, reading, paper)
@@ -96,6 +103,7 @@ def run(
         "in_ci_a_priori": int(prior["in_ci"]),
         "in_ci_calibrated": int(best["in_ci"]),
         "values_compared": int(prior["values"]),
+        "validation_values": validation_values(diffs[best["reading"]], space),
         "per_metric": {
             m: {
                 f"{who}{part}": float(row[f"{part}_{m}"])

@@ -11,6 +11,7 @@ import pandas as pd
 
 from bufrepro import registry
 from bufrepro.kit import tables
+from bufrepro.pipeline import compare
 from bufrepro.pipeline.readings import runs as rruns
 from bufrepro.pipeline.readings.calibration import A_PRIORI, a_priori_values, design
 from bufrepro.pipeline.readings.space import Space
@@ -76,7 +77,7 @@ def calibrated(cfg: Mapping[str, Any], space: Space, state: Path) -> pd.DataFram
     """The claims on the best reading (calibration.json's `best`), beside the a-priori reading's
     verdicts on the same cells; marked fitted, with the best reading's distances."""
     cal = json.loads(state.read_text(encoding="utf-8"))
-    paper = rruns.published(space.study)
+    paper = compare.published(space.study)
     best = rruns.make(cfg, space, str(cal["best"]), _values(cfg, space, str(cal["best"])))
     prior = rruns.make(cfg, space, A_PRIORI, a_priori_values(cfg, space))
     ours = judged(cfg, best, paper)

@@ -6,7 +6,6 @@ import dataclasses
 import json
 import time
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,11 +13,10 @@ from typing import Any
 import pandas as pd
 
 from bufrepro import backends, registry
-from bufrepro.backends.base import RunFailed, RunSpec, execute
+from bufrepro.backends.base import RunSpec, execute_all
 from bufrepro.kit import space as kspace
 from bufrepro.kit import tables
 from bufrepro.pipeline import plan
-from bufrepro.pipeline.compare import PUBLISHED_DIR
 from bufrepro.pipeline.readings.space import Space, reading_block, validate_block
 
 # Settings that do not change a run's result: left out of a reading's folder name, so that the
@@ -89,36 +87,17 @@ def run_all(cfg: Mapping[str, Any], readings: Sequence[Reading], threads: int) -
     backend = backends.get(registry.get(readings[0].study).backend, cfg)
     unique = {str(s.run_dir): s for r in readings for s in specs(cfg, r)}
     start = time.monotonic()
-    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
-        futures = [pool.submit(execute, backend, s, False) for s in unique.values()]
-        statuses, failures = [], []
-        for future in futures:
-            try:
-                statuses.append(future.result())
-            except (RunFailed, OSError) as err:
-                failures.append(str(err))
-    if failures:
-        raise RunFailed(f"{len(failures)} runs of the readings failed:\n" + "\n".join(failures))
+    done = execute_all(backend, unique.values(), False, "runs of the readings", max(1, threads))
     wall = round(time.monotonic() - start, 3)
     run_wall = sum(_run_wall(s.run_dir) for s in unique.values())
-    return Spent(len(unique), statuses.count("ran"), wall, round(run_wall, 3))
+    ran = sum(d.status == "ran" for d in done)
+    return Spent(len(unique), ran, wall, round(run_wall, 3))
 
 
 def _run_wall(run_dir: Path) -> float:
     """A run's simulate-and-parse time as its run.json records it."""
     meta = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
     return float(meta.get("wall_s", 0.0))
-
-
-def published(name: str) -> dict[str, pd.DataFrame]:
-    """The study's published tables by stem, the first also as 'published'."""
-    out: dict[str, pd.DataFrame] = {}
-    for i, file in enumerate(registry.get(name).published_files()):
-        table = pd.read_csv(PUBLISHED_DIR / file)
-        out[Path(file).stem] = table
-        if i == 0:
-            out["published"] = table
-    return out
 
 
 def evaluate(

@@ -15,6 +15,7 @@ from SALib.sample import morris as morris_sample  # type: ignore[import-untyped]
 
 from bufrepro.kit import distance as kdistance
 from bufrepro.kit import space as kspace
+from bufrepro.pipeline import compare
 from bufrepro.pipeline.readings import calibration
 from bufrepro.pipeline.readings import runs as rruns
 from bufrepro.pipeline.readings.space import Space
@@ -126,7 +127,7 @@ def run(
     readings = make_readings(cfg, space, x)
     calibration.make_readings(cfg, space)
     spent = rruns.run_all(cfg, readings, threads)
-    paper = rruns.published(space.study)
+    paper = compare.published(space.study)
     y: dict[str, list[float]] = {}
     for reading in readings:
         summary, diff = rruns.evaluate(cfg, reading, paper)

@@ -1,4 +1,4 @@
-"""The one-line verdict of a study's readings, with the figures the closing note reports."""
+"""The one-line verdict of a study's readings (in words, and by its keys), with its figures."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 import pandas as pd
 
 from bufrepro.kit import distance as kdistance
+from bufrepro.pipeline import evidence, labels
 from bufrepro.pipeline.readings.sensitivity import DISTANCE
 from bufrepro.pipeline.readings.space import Space
 
@@ -26,7 +27,7 @@ def top_parameters(sensitivity: pd.DataFrame, n: int = 3) -> dict[str, list[str]
 
 
 def line(space: Space, state: Mapping[str, Any], top: Mapping[str, list[str]]) -> str:
-    """The verdict in one of its two forms, by the space's declared threshold."""
+    """The verdict by its keys (reading id, parameter keys), in one of its two forms."""
     error = kdistance.percent(float(state["validation_distance"]))
     reading = state["best"]
     if not math.isnan(error) and error <= space["verdict"]["max_error_pct"]:
@@ -39,6 +40,41 @@ def line(space: Space, state: Mapping[str, Any], top: Mapping[str, list[str]]) -
     )
 
 
+def shortfalls(space: Space, state: Mapping[str, Any]) -> list[str]:
+    """What the verdict rests on too little of: seeds, readings, validation values."""
+    return evidence.shortfalls(
+        len(space["seeds"]), int(state["readings"]), int(state["validation_values"])
+    )
+
+
+def words(space: Space, state: Mapping[str, Any], top: Mapping[str, list[str]]) -> str:
+    """The verdict in words: the best reading's values and labels; 'not judged: ...' first when
+    the space is too small to judge (the rule of the summary's CI column)."""
+    study = space.study
+    error = kdistance.percent(float(state["validation_distance"]))
+    shown = "n/a" if math.isnan(error) else f"{error:.0f} %"
+    reading = labels.reading(study, state["values"])
+    if state["best"] == "a-priori":
+        reading = f"the a-priori reading ({reading})"
+    count = int(state["validation_values"])
+    values = f"{count} value" + ("" if count == 1 else "s")
+    short = shortfalls(space, state)
+    limit = space["verdict"]["max_error_pct"]
+    if short:
+        return (
+            f"{evidence.not_judged(short)}; best reading: {reading}, validation median error "
+            f"{shown} over {values} (threshold {limit} %)"
+        )
+    if not math.isnan(error) and error <= limit:
+        return f"reproduces under {reading} (validation median error {shown} over {values})"
+    mover = (top.get(DISTANCE) or [])[:1]
+    moved = labels.parameter(study, mover[0]) if mover else "(none)"
+    return (
+        f"no reading in the declared space reproduces it; the closest is {reading} ({shown}); "
+        f"the parameter that moves it most is {moved}"
+    )
+
+
 def write(
     space: Space, sensitivity: Path, sens_state: Path, cal_state: Path, out: Path
 ) -> dict[str, Any]:
@@ -48,7 +84,12 @@ def write(
     cal = json.loads(cal_state.read_text(encoding="utf-8"))
     top = top_parameters(table)
     verdict = {
-        "verdict": line(space, cal, top),
+        "verdict": words(space, cal, top),
+        "verdict_keys": line(space, cal, top),
+        "judged": not shortfalls(space, cal),
+        "seeds": len(space["seeds"]),
+        "readings": cal["readings"],
+        "validation_values": cal["validation_values"],
         "reading": {"id": cal["best"], "values": cal["values"]},
         "train_distance": cal["train_distance"],
         "validation_distance": cal["validation_distance"],

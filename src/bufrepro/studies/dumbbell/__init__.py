@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from bufrepro.backends import tally
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block, Study, Tables
-from bufrepro.studies.dumbbell import http
-from bufrepro.studies.dumbbell import params as run_params
+from bufrepro.studies.dumbbell import http, params
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -36,7 +35,7 @@ class Dumbbell(Study):
     title = "Ahmad et al.: buffer sizes for heterogeneous traffic, DropTail (000) and RED (001)"
     template = "dumbbell/dumbbell.tcl.j2"
     parser = "dumbbell/dumbbell.awk"
-    stream = run_params.TRACE_FILE
+    stream = params.TRACE_FILE
     # The HTTP reading's runs: their parser, and PackMime's logs it reads (deleted after the run).
     other_parsers = (http.PARSER, http.TALLY_PARSER)
     tally_parser = "dumbbell/dumbbell_tally.awk"
@@ -136,11 +135,11 @@ class Dumbbell(Study):
 
     def check(self, block: Block) -> list[str]:
         """warmup_s below duration_s, and RED's min_th_frac below max_th_frac."""
-        return run_params.config_problems(self.name, block)
+        return params.config_problems(self.name, block)
 
     def params(self, block: Block, point: RunPoint) -> dict[str, Any]:
         """Template variables of one run (trace_level "none" is the benchmark's ns alone)."""
-        made = run_params.params(block, point)
+        made = params.params(block, point)
         names = tally.PARAMS + (http.TALLY_PARAMS if http.is_http(block) else ())
         made.update(tally.template_vars(block["trace_level"], self.parse_args(block, point), names))
         return made
@@ -154,10 +153,10 @@ class Dumbbell(Study):
 
     def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
         """Parser variables of one run, with the scenario's fingerprint (nodes, links, delay)."""
-        args = run_params.parse_args(block, point)
+        args = params.parse_args(block, point)
         # Nodes 0-3 sources, 4-5 routers, 6-7 sinks, 8... further TCP sources (tcl/dumbbell):
         # the links the trace may name.
-        extra = [n for n in run_params.tcp_nodes(block["tcp"]["sources"]) if n > 7]
+        extra = [n for n in params.tcp_nodes(block["tcp"]["sources"]) if n > 7]
         links = ["0-4", "1-4", "2-4", "3-4", "4-5", "5-6", "5-7", *(f"{n}-4" for n in extra)]
         args.update(
             n_nodes=8 + len(extra),

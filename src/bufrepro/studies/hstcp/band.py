@@ -93,7 +93,8 @@ def run_all(cfg: Mapping[str, Any], base: Path = Path()) -> list[RunSpec]:
     """Run (or find current) every band run; a failed run fails the job after the others."""
     backend = backends.get("ns2", cfg)
     runs = (spec(cfg["hstcp"], p, base) for p in points(cfg["hstcp"]))
-    return execute_all(backend, runs, bool(cfg.get("keep_traces", False)), "band runs")
+    done = execute_all(backend, runs, bool(cfg.get("keep_traces", False)), "band runs")
+    return [d.spec for d in done]
 
 
 def runs_table(run_dirs: Sequence[Path]) -> pd.DataFrame:

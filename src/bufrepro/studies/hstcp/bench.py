@@ -10,6 +10,9 @@
 # the pipeline runs them (bufrepro.backends.base.execute: ns streaming into awk/hstcp/hstcp.awk
 # through a named pipe).
 # Not a test: it only measures. Usage: python -m bufrepro.studies.hstcp.bench --reps 3 --events
+# Why a second benchmark beside pipeline/bench.py (`python -m bufrepro.cli bench`, every study's
+# cost against its floor and the workflow's): this one needs hstcp's trace levels and watches
+# memory and disk, which matter only at hstcp's link speeds; it stays inside the study package.
 
 from __future__ import annotations
 

@@ -114,7 +114,8 @@ def run_all(cfg: Mapping[str, Any], base: Path = Path()) -> list[RunSpec]:
     """Run (or find current) every two-flow run; a failed run fails the job after the others."""
     backend = backends.get("ns2", cfg)
     runs = specs(cfg["hstcp"], base)
-    return execute_all(backend, runs, bool(cfg.get("keep_traces", False)), "two-flow runs")
+    done = execute_all(backend, runs, bool(cfg.get("keep_traces", False)), "two-flow runs")
+    return [d.spec for d in done]
 
 
 def runs_table(run_dirs: Sequence[Path]) -> pd.DataFrame:

@@ -11,7 +11,7 @@ from bufrepro.backends import tally
 from bufrepro.kit import space as kspace
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block, Study, Tables
-from bufrepro.studies.ramya import params as _params
+from bufrepro.studies.ramya import params
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -30,17 +30,17 @@ class Ramya(Study):
     claims, notes, series (the queue series of Fig. 3), plots.
     """
 
-    name = _params.NAME
+    name = params.NAME
     title = "Ramya & Geetha: buffer size vs goodput and latency (002; OMNeT++/INET ported to ns-2)"
     template = "ramya/ramya.tcl.j2"
     # The trace (out.tr) streams into ramya.awk; the TCP agent's RTT samples, the ping log and
     # the QueueMonitor samples go to side.awk after the run; queue.tr stays for Fig. 3.
     parser = "ramya/ramya.awk"
-    stream = _params.STREAM
+    stream = params.STREAM
     tally_parser = "ramya/ramya_tally.awk"
     side_parser = "ramya/side.awk"
-    side_files = (_params.RTT_FILE, _params.PING_FILE, _params.QUEUE_FILE)
-    kept_files = (_params.QUEUE_FILE,)
+    side_files = (params.RTT_FILE, params.PING_FILE, params.QUEUE_FILE)
+    kept_files = (params.QUEUE_FILE,)
     # trace_level tally counts in the patched ns (built first); full runs Debian's ns.
     backend_options: ClassVar[Mapping[str, str]] = MappingProxyType({"build": "tally"})
     # With trace_level full (the text trace streamed into ramya.awk, then side.awk), the
@@ -48,9 +48,9 @@ class Ramya(Study):
     # 180 s) and 10.0 s (latency, 300 s); counted in ns (tally) a default run costs about 1 s
     # (8 sampled runs: 8.9 s wall on a loaded machine), so a job of 16 runs takes 10-30 s.
     runs_per_job = 16
-    grid_keys = _params.KEYS
-    path_labels = MappingProxyType(dict(_params.PATH_LABELS))
-    unstated = _params.UNSTATED
+    grid_keys = params.KEYS
+    path_labels = MappingProxyType(dict(params.PATH_LABELS))
+    unstated = params.UNSTATED
     reported = (
         "tcp_goodput_kbps",
         "tcp_throughput_kbps",
@@ -106,11 +106,11 @@ class Ramya(Study):
 
     def points(self, block: Block) -> list[tuple[Any, ...]]:
         """The union of the sweeps' cross products, in config order, each point once."""
-        return _params.points(block)
+        return params.points(block)
 
     def grid_text(self, block: Block) -> dict[str, list[Any]]:
         """The setups and each sweep as the report lists them."""
-        return _params.grid_text(block)
+        return params.grid_text(block)
 
     def reading_block(self, block: Block, cells: Mapping[str, Sequence[Any]]) -> dict[str, Any]:
         """The runs one reading's diff reads: each table's reading at the cells' buffers."""
@@ -119,19 +119,19 @@ class Ramya(Study):
 
     def check(self, block: Block) -> list[str]:
         """Each setup's window, the series seed, unique sweep names, the claims' ranges."""
-        return _params.check(block)
+        return params.check(block)
 
     def params(self, block: Block, point: RunPoint) -> dict[str, Any]:
         """Template variables of one run (trace_level "none" is the benchmark's ns alone)."""
-        made = _params.params(block, point)
+        made = params.params(block, point)
         made.update(tally.template_vars(block["trace_level"], self.parse_args(block, point)))
         return made
 
     def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
         """The setup's window, accounting limits, the R1 -> R2 link, the scenario's fingerprint."""
-        args = _params.parse_args(block, point)
+        args = params.parse_args(block, point)
         # client 0, R1 1, R2 2, server 3, ping client 4, ping server 5 (tcl/ramya).
-        delay_ms = _params.params(block, point)["bottleneck_delay_ms"]
+        delay_ms = params.params(block, point)["bottleneck_delay_ms"]
         args.update(n_nodes=6, links="0-1,1-2,2-3,4-1,2-5", link_delay=delay_ms / 1000)
         args.update(tally.parser_vars(block["trace_level"]))
         return args

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from bufrepro.kit import space as kspace
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block, Study, Tables
-from bufrepro.studies.vegas import params as scenario
+from bufrepro.studies.vegas import params
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -30,7 +30,7 @@ class Vegas(Study):
     (Tables V-VI), claims, notes, compare, series (the throughput series) and plots.
     """
 
-    name = scenario.NAME
+    name = params.NAME
     title = (
         "Yew, Ong & Ahmad: TCP Vegas with packet spacing over a handover (004; HMIPv6 -> "
         "ns-2 Mobile IPv4, patched ns-2)"
@@ -38,10 +38,10 @@ class Vegas(Study):
     backend_options = MappingProxyType({"build": "patched"})
     template = "vegas/vegas.tcl.j2"
     parser = "vegas/vegas.awk"
-    kept_files = (scenario.SERIES_FILE,)
+    kept_files = (params.SERIES_FILE,)
     # A run costs about 4-10 s (500 s simulated); 6 make a job of 20-60 s.
     runs_per_job = 6
-    grid_keys = scenario.KEYS
+    grid_keys = params.KEYS
     path_labels = MappingProxyType(
         {
             "setup": "",
@@ -123,11 +123,11 @@ class Vegas(Study):
 
     def points(self, block: Block) -> list[tuple[Any, ...]]:
         """The union of the sweeps' cross products, in config order, each point once."""
-        return scenario.points(block)
+        return params.points(block)
 
     def grid_text(self, block: Block) -> dict[str, list[Any]]:
         """The setups and each sweep as the report lists them."""
-        return scenario.grid_text(block)
+        return params.grid_text(block)
 
     def reading_block(self, block: Block, cells: Mapping[str, Sequence[Any]]) -> dict[str, Any]:
         """The runs one reading's diff reads: Tables II-IV's (setup, variant) cells, each setup
@@ -145,17 +145,17 @@ class Vegas(Study):
 
     def check(self, block: Block) -> list[str]:
         """Windows, sweeps, RTTs above the fixed delays, starts before the end, Tables V-VI."""
-        return scenario.check(block)
+        return params.check(block)
 
     def params(self, block: Block, point: RunPoint) -> dict[str, Any]:
         """Template variables of one run."""
-        return scenario.params(block, point)
+        return params.params(block, point)
 
     def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
         """Parser variables: window, accounting limit, the flow's ends, the bottleneck, series,
         the scenario's fingerprint (its wired links, node count, bottleneck delay) and, at
         trace_level tally, the switch to MixedTally's stream."""
-        return scenario.parse_args(block, point)
+        return params.parse_args(block, point)
 
     def derive(
         self, block: Block, runs: pd.DataFrame, run_dirs: Sequence[Path]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 
+import hstcp_reference as ref
 import numpy as np
 import pytest
 
@@ -46,23 +47,28 @@ def test_fixed_point_is_consistent(queue: fp.QueueKind) -> None:
         assert r_eff == pytest.approx(rtt + res.queueing_delay_s)
         assert lam == pytest.approx(rf.throughput(res.loss_prob, r_eff), rel=1e-9)
     if queue == "droptail":
-        assert res.loss_prob == pytest.approx(qu.mm1k_blocking(res.offered_load, k), rel=1e-9)
-        delay = qu.mm1k_mean_number(res.offered_load, k) / sc.capacity_pps
+        pi = ref.mm1k_distribution(res.offered_load, k)
+        assert res.loss_prob == pytest.approx(float(pi[-1]), rel=1e-9)
+        delay = float(np.dot(np.arange(k + 1), pi)) / sc.capacity_pps
         assert res.queueing_delay_s == pytest.approx(delay, rel=1e-9)
     else:
         min_th, max_th = qu.red_thresholds(sc.bdp_packets, k)
         d = qu.red_drop_curve(k, min_th, max_th)
-        assert res.loss_prob == pytest.approx(qu.red_loss(res.offered_load, d), rel=1e-9)
-        assert res.utilisation == pytest.approx(
-            1 - qu.red_distribution(res.offered_load, d)[0], rel=1e-9
-        )
+        pi = ref.red_distribution(res.offered_load, d, thinned=True)
+        assert res.loss_prob == pytest.approx(float(np.dot(pi, d)), rel=1e-9)
+        assert res.utilisation == pytest.approx(1 - float(pi[0]), rel=1e-9)
 
 
 @pytest.mark.parametrize("queue", ["droptail", "red"])
 @pytest.mark.parametrize("scenario", [fp.SCENARIO_1, fp.SCENARIO_2], ids=["s1", "s2"])
 def test_utilisation_grows_with_buffer(scenario: fp.Scenario, queue: fp.QueueKind) -> None:
-    curve = fp.utilisation_curve(scenario, FRACTIONS, queue)
-    assert [row[0] for row in curve] == FRACTIONS
+    solved = [
+        fp.solve_fixed_point(scenario, fp.buffer_packets_for(f, scenario.bdp_packets), queue)
+        for f in FRACTIONS
+    ]
+    curve = [
+        (f, r.utilisation, r.loss_prob, r.converged) for f, r in zip(FRACTIONS, solved, strict=True)
+    ]
     utils = [row[1] for row in curve]
     assert all(row[3] for row in curve)
     assert all(0.0 < u <= 1.0 for u in utils)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -233,27 +233,3 @@ def _failed(queue: QueueKind, k: int, scenario: Scenario, warnings: list[str]) -
         roots=(),
         warning="; ".join(warnings),
     )
-
-
-def utilisation_curve(
-    scenario: Scenario,
-    fractions: Sequence[float],
-    queue: QueueKind = "droptail",
-    *,
-    hstcp: HstcpParams = DEFAULT_HSTCP,
-    form: ThroughputForm = "approx",
-    red: RedParams = DEFAULT_RED,
-) -> list[tuple[float, float, float, bool]]:
-    """(fraction, utilisation, loss probability, converged) for buffer = fraction * BDP."""
-    out: list[tuple[float, float, float, bool]] = []
-    for frac in fractions:
-        res = solve_fixed_point(
-            scenario,
-            buffer_packets_for(frac, scenario.bdp_packets),
-            queue,
-            hstcp=hstcp,
-            form=form,
-            red=red,
-        )
-        out.append((float(frac), res.utilisation, res.loss_prob, res.converged))
-    return out

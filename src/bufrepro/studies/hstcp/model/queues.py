@@ -31,35 +31,6 @@ def logsumexp(a: NDArray[np.float64]) -> float:
     return m + math.log(float(np.sum(np.exp(a - m))))
 
 
-def _check_queue(rho: float, k: int) -> None:
-    if k < 1:
-        raise ValueError("K must be >= 1")
-    if rho < 0:
-        raise ValueError("load must be non-negative")
-
-
-def _mm1k_log_pi(rho: float, k: int) -> NDArray[np.float64]:
-    """log pi(n), n = 0..K, computed stably for any rho > 0 (including rho = 1 and rho > 1)."""
-    # Exponents are taken relative to the most likely state (0 if rho <= 1, K otherwise) so the
-    # dominant terms carry no rounding error even for K * |log rho| >> 1.
-    log_rho = math.log(rho)
-    n_ref = k if log_rho > 0 else 0
-    log_w = (np.arange(k + 1, dtype=np.float64) - n_ref) * log_rho
-    out: NDArray[np.float64] = log_w - logsumexp(log_w)
-    return out
-
-
-def mm1k_distribution(rho: float, k: int) -> NDArray[np.float64]:
-    """Stationary distribution pi(n) = rho^n (1 - rho) / (1 - rho^(K+1)), n = 0..K."""
-    _check_queue(rho, k)
-    if rho == 0:
-        pi = np.zeros(k + 1, dtype=np.float64)
-        pi[0] = 1.0
-        return pi
-    out: NDArray[np.float64] = np.exp(_mm1k_log_pi(rho, k))
-    return out
-
-
 def mm1k_log_blocking(rho: float, k: int) -> float:
     """log pi(K) in O(1), accurate for rho near 1 and without overflow for K |log rho| >> 1."""
     if rho == 0:
@@ -89,32 +60,6 @@ def _mm1k_mean_number(rho: float, k: int) -> float:
     if abs(z) < 1e-2:  # Bernoulli expansion of 1/expm1; avoids cancellation of two ~1/x terms
         return k / 2 + ((k + 1) ** 2 - 1) * x / 12 - ((k + 1) ** 4 - 1) * x**3 / 720
     return _inv_expm1_neg(x) - (k + 1) * _inv_expm1_neg(z)
-
-
-def mm1k_blocking(rho: float, k: int) -> float:
-    """Blocking (loss) probability pi(K) = rho^K (1 - rho) / (1 - rho^(K+1))."""
-    _check_queue(rho, k)
-    return math.exp(mm1k_log_blocking(rho, k))
-
-
-def mm1k_mean_number(rho: float, k: int) -> float:
-    """Mean number in system sum_n n pi(n) (closed form)."""
-    _check_queue(rho, k)
-    return _mm1k_mean_number(rho, k)
-
-
-def mm1k_mean_sojourn(rho: float, k: int, service_rate: float) -> float:
-    """Mean time in system of an accepted customer, L / (lambda (1 - pi(K))) (Little)."""
-    _check_queue(rho, k)
-    if rho == 0:
-        return 1.0 / service_rate
-    throughput_ = rho * service_rate * (1.0 - mm1k_blocking(rho, k))
-    return mm1k_mean_number(rho, k) / throughput_
-
-
-def mm1k_mean_wait(rho: float, k: int, service_rate: float) -> float:
-    """Mean waiting time (sojourn minus own service) of an accepted customer."""
-    return mm1k_mean_sojourn(rho, k, service_rate) - 1.0 / service_rate
 
 
 def red_thresholds(
@@ -168,27 +113,6 @@ def _red_log_pi(rho: float, tables: RedTables) -> NDArray[np.float64]:
     log_w = tables.n * math.log(rho) + tables.cum_log_keep
     out: NDArray[np.float64] = log_w - logsumexp(log_w)
     return out
-
-
-def red_distribution(
-    rho: float, drop: NDArray[np.float64], red: RedParams = DEFAULT_RED
-) -> NDArray[np.float64]:
-    """Queue distribution with arrival rate rho * (1 - drop(n)) in state n (Bonald et al.).
-
-    With ``red.state_dependent_arrivals`` False this is the plain M/M/1/K distribution.
-    """
-    if rho <= 0:
-        raise ValueError("load must be positive")
-    out: NDArray[np.float64] = np.exp(_red_log_pi(rho, red_tables(drop, red)))
-    return out
-
-
-def red_loss(rho: float, drop: NDArray[np.float64], red: RedParams = DEFAULT_RED) -> float:
-    """p_red = sum_n pi(n) p_RED(n) (PASTA)."""
-    if rho <= 0:
-        raise ValueError("load must be positive")
-    tables = red_tables(drop, red)
-    return math.exp(logsumexp(_red_log_pi(rho, tables) + tables.log_drop))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,1 @@
+"""bufrepro: reproduction pipeline for router-buffer-sizing studies."""

@@ -1,0 +1,341 @@
+"""What a simulator backend provides, and the generic steps of one run: render, simulate, parse."""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import os
+import shlex
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Protocol
+
+from bufrepro.kit import checks
+from bufrepro.kit.paths import REPO_ROOT
+
+AWK_DIR = REPO_ROOT / "awk"
+# Parsers run in the C locale (fast, and '.' decimals) and find awk/lib/ for their @include.
+PARSER_ENV = {"LC_ALL": "C", "AWKPATH": str(AWK_DIR / "lib")}
+
+
+class RunFailed(RuntimeError):
+    """A run that did not finish cleanly; the message names the run and how to reproduce it."""
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything one run needs, computed from the validated config (a run record)."""
+
+    run_dir: Path
+    study: str
+    # What params.json holds: the swept values, seed, template and template variables.
+    record: Mapping[str, Any]
+    template: str
+    parser: str
+    parser_args: Mapping[str, Any]
+    stream: str = "out.tr"
+    side_files: tuple[str, ...] = ()
+    side_parser: str = ""
+    kept_files: tuple[str, ...] = ()
+    options: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def params(self) -> Mapping[str, Any]:
+        """The template variables."""
+        return self.record["params"]  # type: ignore[no-any-return]
+
+
+class Backend(Protocol):
+    """A simulator: how a scenario is rendered, how it runs, and how its stream is parsed."""
+
+    name: str
+
+    def scenario(self, spec: RunSpec) -> tuple[str, str]:
+        """(file name, text) of the rendered scenario, written into the run folder."""
+        ...
+
+    def simulate(self, spec: RunSpec) -> list[str]:
+        """The command that runs the scenario in the run folder."""
+        ...
+
+    def identity(self, spec: RunSpec) -> dict[str, str]:
+        """The simulator's provenance: binary, sha256, version, package."""
+        ...
+
+    def finish_time(self, stdout: str) -> float | None:
+        """The simulated time the scenario reports having reached at its end (None: missing)."""
+        ...
+
+    def requires(self, options: Mapping[str, str]) -> list[str]:
+        """Files a run needs before it can start (e.g. a build record), for the workflow."""
+        ...
+
+
+def parser_command(program: str, args: Mapping[str, Any], inputs: Sequence[str]) -> list[str]:
+    """gawk running awk/<program> with -v name=value for each argument, over the inputs."""
+    cmd = ["gawk", "-f", str(AWK_DIR / program)]
+    for key, value in args.items():
+        cmd += ["-v", f"{key}={value}"]
+    return [*cmd, *inputs]
+
+
+@cache
+def _sha256_file(path: Path) -> str:
+    """A parser file's digest, read once per process (a batch job hashes it for every run)."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@cache
+def _library_digest() -> str:
+    """The awk/lib/*.awk digests in name order, listed and read once per process."""
+    return "".join(_sha256_file(lib) for lib in sorted((AWK_DIR / "lib").glob("*.awk")))
+
+
+def run_key(spec: RunSpec, scenario_text: str, identity: Mapping[str, str]) -> str:
+    """A digest of everything a run's metrics depend on: scenario, parsers, their inputs, binary."""
+    h = hashlib.sha256()
+    h.update(scenario_text.encode())
+    for program in (spec.parser, spec.side_parser):
+        if program:
+            h.update(program.encode())
+            h.update(_sha256_file(AWK_DIR / program).encode())
+    h.update(_library_digest().encode())
+    h.update(json.dumps(dict(spec.parser_args), sort_keys=True).encode())
+    h.update(json.dumps(dict(identity), sort_keys=True).encode())
+    return h.hexdigest()
+
+
+def write_inputs(spec: RunSpec, name: str, text: str) -> None:
+    """Write the run's scenario and params.json (the record) into its folder."""
+    spec.run_dir.mkdir(parents=True, exist_ok=True)
+    _write_if_changed(spec.run_dir / name, text)
+    _write_if_changed(
+        spec.run_dir / "params.json", json.dumps(spec.record, indent=1, sort_keys=True) + "\n"
+    )
+
+
+def _write_if_changed(path: Path, text: str) -> None:
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+
+
+def is_current(spec: RunSpec, key: str) -> bool:
+    """True when the run folder holds metrics made from exactly this key."""
+    meta, metrics = spec.run_dir / "run.json", spec.run_dir / "metrics.tsv"
+    if not (meta.is_file() and metrics.is_file()):
+        return False
+    try:
+        return bool(json.loads(meta.read_text(encoding="utf-8")).get("key") == key)
+    except json.JSONDecodeError:
+        return False
+
+
+def _release(fifo: Path, parser: subprocess.Popen[bytes], wait_s: float = 60.0) -> None:
+    """Let the parser see the stream's end even if the simulator never opened the pipe.
+
+    A writer opened and closed once the parser has the pipe open for reading (O_NONBLOCK fails
+    with ENXIO until then) ends its stream; opened before the parser, it would leave the parser
+    blocked in open() for ever. A parser that never opens the pipe is killed after wait_s.
+    """
+    deadline = time.monotonic() + wait_s
+    while _running(parser):
+        try:
+            fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError as err:
+            if err.errno != errno.ENXIO:
+                return
+            if time.monotonic() > deadline:
+                parser.kill()
+                return
+            time.sleep(0.005)
+            continue
+        os.close(fd)
+        return
+
+
+def _running(proc: subprocess.Popen[bytes]) -> bool:
+    """Whether the child still runs, without reaping it (_wait reads its CPU when it does)."""
+    return os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
+
+
+def _wait(proc: subprocess.Popen[bytes]) -> tuple[int, float]:
+    """Reap the child: its exit code and its own CPU seconds (user + system), exact even
+    while other threads of this process run other children."""
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return proc.returncode, usage.ru_utime + usage.ru_stime
+
+
+def _run(cmd: Sequence[str], cwd: Path, **kw: Any) -> tuple[int, bytes, bytes, float]:
+    """Run a command to its end: (exit code, stdout, stderr, its CPU seconds)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=err, **kw)
+        rc, cpu = _wait(proc)
+        out.seek(0)
+        err.seek(0)
+        return rc, out.read(), err.read(), cpu
+
+
+@cache
+def _env() -> dict[str, str]:
+    """The parsers' environment, built once per process (a batch job runs many parsers)."""
+    return {**os.environ, **PARSER_ENV}
+
+
+def _clear(spec: RunSpec) -> None:
+    for name in ("metrics.tsv", "run.json", spec.stream, *spec.side_files, "parse.stderr"):
+        (spec.run_dir / name).unlink(missing_ok=True)
+
+
+def _parse(
+    spec: RunSpec, sim: list[str], keep: bool, cpu: dict[str, float]
+) -> tuple[int, int, str, str]:
+    """Run simulator and parser; returns (simulator rc, parser rc, metrics text, parser stderr)
+    and puts each one's CPU seconds into `cpu`."""
+    d = spec.run_dir
+    stream = d / spec.stream
+    parse_cmd = parser_command(spec.parser, spec.parser_args, [spec.stream])
+    with (
+        (d / "ns.stdout").open("wb") as out,
+        (d / "ns.stderr").open("wb") as err,
+        (d / "parse.stderr").open("w+b") as perr,
+    ):
+        if keep:
+            rc, cpu["simulator"] = _wait(subprocess.Popen(sim, cwd=d, stdout=out, stderr=err))
+            prc, metrics, errors, cpu["parser"] = _run(parse_cmd, d, env=_env())
+            perr.write(errors)
+            return rc, prc, metrics.decode(), errors.decode()
+        os.mkfifo(stream)
+        parser = subprocess.Popen(parse_cmd, cwd=d, stdout=subprocess.PIPE, stderr=perr, env=_env())
+        try:
+            rc, cpu["simulator"] = _wait(subprocess.Popen(sim, cwd=d, stdout=out, stderr=err))
+        except OSError:  # e.g. no simulator binary: the parser, blocked on the pipe, goes too
+            parser.kill()
+            parser.communicate()
+            raise
+        _release(stream, parser)
+        assert parser.stdout is not None
+        metrics = parser.stdout.read()  # its stderr goes to a file: reading to the end is safe
+        prc, cpu["parser"] = _wait(parser)
+        perr.seek(0)
+        return rc, prc, metrics.decode(), perr.read().decode()
+
+
+def reproduce_command(spec: RunSpec, sim: list[str], keep: bool) -> str:
+    """A shell line that reruns the run by hand, streaming into its parser as the job does."""
+    env = " ".join(f"{k}={shlex.quote(v)}" for k, v in PARSER_ENV.items())
+    parse_cmd = env + " " + shlex.join(parser_command(spec.parser, spec.parser_args, [spec.stream]))
+    where = shlex.quote(str(spec.run_dir.resolve()))
+    if keep:
+        return f"cd {where} && {shlex.join(sim)} && {parse_cmd}"
+    return (
+        f"cd {where} && rm -f {spec.stream} && mkfifo {spec.stream} && "
+        f"({parse_cmd} > metrics.check &) && {shlex.join(sim)}"
+    )
+
+
+def _metric_problems(spec: RunSpec, lines: list[str]) -> list[str]:
+    """The parsers' output checked as aggregation will read it: names once, finite, in bounds."""
+    try:
+        values = checks.parse_metrics("".join(f"{line}\n" for line in lines), "metrics")
+    except checks.BadRunFiles as err:
+        return [str(err)]
+    found = checks.metric_problems(values, checks.capacity_bps(spec.parser_args))
+    return [f"metrics out of bounds: {'; '.join(found)}"] if found else []
+
+
+def execute(backend: Backend, spec: RunSpec, keep_traces: bool = False) -> str:
+    """Render, simulate and parse one run unless its folder is current; 'ran' or 'current'.
+
+    metrics.tsv is written last, atomically, and only when the simulator exited 0, printed its
+    finish marker, every parser exited 0 with the accounting check passed, and the metrics
+    pass kit.checks (each name once, finite, within their bounds and the capacity); otherwise
+    RunFailed names the run, the reasons and the command that reproduces it, and the folder
+    keeps no metrics.
+    """
+    name, text = backend.scenario(spec)
+    identity = backend.identity(spec)
+    key = run_key(spec, text, identity)
+    write_inputs(spec, name, text)
+    if is_current(spec, key):
+        return "current"
+    _clear(spec)
+    sim = backend.simulate(spec)
+    start = time.monotonic()
+    cpu: dict[str, float] = {}
+    rc, prc, metrics, perr = _parse(spec, sim, keep_traces, cpu)
+    side = ""
+    if rc == 0 and prc == 0 and spec.side_parser:
+        command = parser_command(spec.side_parser, spec.parser_args, list(spec.side_files))
+        prc, out, err, cpu["side_parser"] = _run(command, spec.run_dir, env=_env())
+        side, perr = out.decode(), err.decode()
+    wall = time.monotonic() - start
+    stdout = (spec.run_dir / "ns.stdout").read_text(encoding="utf-8", errors="replace")
+    finished = backend.finish_time(stdout)
+    lines = sorted((metrics + side).splitlines(), key=lambda s: s.encode())
+    problems = []
+    if rc != 0:
+        problems.append(f"simulator exit code {rc}")
+    if finished is None:
+        problems.append("no finish marker")
+    if prc != 0:
+        problems.append(f"parser exit code {prc}: {perr.strip()[-400:]}")
+    elif "acct_ok\t1" not in lines:
+        problems.append("the accounting check did not pass (no acct_ok 1)")
+    else:
+        problems += _metric_problems(spec, lines)
+    if problems:
+        _clear(spec)
+        raise RunFailed(
+            f"run {spec.run_dir} FAILED ({'; '.join(problems)}); "
+            f"reproduce with: {reproduce_command(spec, sim, keep_traces)}"
+        )
+    for extra in spec.side_files:
+        if not keep_traces and extra not in spec.kept_files:
+            (spec.run_dir / extra).unlink(missing_ok=True)
+    if not keep_traces:
+        (spec.run_dir / spec.stream).unlink(missing_ok=True)
+    meta = {
+        "command": reproduce_command(spec, sim, keep_traces),
+        "cpu_s": {step: round(seconds, 3) for step, seconds in cpu.items()},
+        "exit_code": rc,
+        "finished_at_sim_s": finished,
+        **identity,
+        "key": key,
+        "parser": spec.parser + (f" + {spec.side_parser}" if spec.side_parser else ""),
+        "parser_args": dict(spec.parser_args),
+        "streamed": not keep_traces,
+        "wall_s": round(wall, 3),
+    }
+    _write_if_changed(spec.run_dir / "run.json", json.dumps(meta, indent=1, sort_keys=True) + "\n")
+    _write_if_changed(spec.run_dir / "metrics.tsv", "".join(f"{line}\n" for line in lines))
+    return "ran"
+
+
+def execute_all(
+    backend: Backend, specs: Iterable[RunSpec], keep_traces: bool, what: str
+) -> list[RunSpec]:
+    """Run (or find current) each run in turn, printing its status; a failed run does not stop
+    the others, and RunFailed then names every failure, each with its reproduce command."""
+    done, failures = [], []
+    for spec in specs:
+        try:
+            status = execute(backend, spec, keep_traces)
+        except (RunFailed, OSError) as err:
+            failures.append(str(err))
+            print(f"FAILED {spec.run_dir}: {err}", flush=True)
+            continue
+        print(f"{status:7} {spec.run_dir}", flush=True)
+        done.append(spec)
+    if failures:
+        raise RunFailed(f"{len(failures)} {what} failed:\n" + "\n".join(failures))
+    return done

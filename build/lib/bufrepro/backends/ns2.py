@@ -1,0 +1,112 @@
+"""The ns-2 backend: Jinja2 TCL scenarios, Debian's ns or the patched build, a streamed trace."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+import subprocess
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from bufrepro.backends import tally
+from bufrepro.backends.base import RunSpec
+from bufrepro.kit.paths import REPO_ROOT
+from bufrepro.kit.templates import environment
+
+TEMPLATE_DIR = REPO_ROOT / "tcl"
+BUILD_RECORD = "results/ns2/ns-patched.json"
+DONE = re.compile(r"^BUFREPRO_DONE (\S+)$", re.MULTILINE)
+# A study's backend option "build": Debian's ns, the patched build, or Debian's ns unless the
+# scenario counts in ns (trace_level tally: the patched build's WiredTally).
+BUILDS = ("stock", "patched", "tally")
+
+
+@cache
+def _identity(binary: str) -> tuple[tuple[str, str], ...]:
+    path = shutil.which(binary)
+    if path is None:
+        raise FileNotFoundError(
+            f"ns binary {binary!r} not found (Debian's ns: apt-get install ns2; the patched "
+            "ns-patched: bash ns2/build.sh)"
+        )
+    version = subprocess.run(
+        [path], input="puts [ns-version]\nexit 0\n", capture_output=True, text=True, check=False
+    ).stdout.strip()
+    version_file = Path(path + ".version")
+    if version_file.is_file():
+        lines = version_file.read_text(encoding="utf-8").splitlines()
+        patches = next((x.split()[1] for x in lines if x.startswith("patches-sha256 ")), "")
+        package = f"{lines[0]} patches {patches[:12]}"
+    else:
+        package = (
+            subprocess.run(
+                ["dpkg-query", "-W", "-f=${Package} ${Version}", "ns2"],
+                capture_output=True,
+                text=True,
+                check=False,
+            ).stdout.strip()
+            or "not a Debian package"
+        )
+    sha = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return (
+        ("ns_binary", path),
+        ("ns_package", package),
+        ("ns_sha256", sha),
+        ("ns_version", version.splitlines()[0] if version else ""),
+    )
+
+
+class Ns2:
+    """ns-2.35: Debian's `ns`, or ns2/build.sh's patched build for studies that ask for it."""
+
+    name = "ns2"
+
+    def __init__(self, settings: Mapping[str, Any]) -> None:
+        self.stock = str(settings.get("ns_binary", "ns"))
+        prefix = str(settings.get("ns2_prefix", "") or REPO_ROOT / ".ns2")
+        self.patched = f"{prefix}/bin/ns-patched"
+
+    def binary(self, options: Mapping[str, str]) -> str:
+        """The ns executable for a study's backend options: {"build": B} with B in BUILDS.
+
+        "tally": Debian's ns, except for scenarios that count in ns (run_binary), which need
+        the patched build; the workflow builds it first for such a study (requires).
+        """
+        build = options.get("build", "stock")
+        if build not in BUILDS:
+            raise ValueError(f"ns2 backend: build {build!r}; allowed: {', '.join(BUILDS)}")
+        return self.patched if build == "patched" else self.stock
+
+    def scenario(self, spec: RunSpec) -> tuple[str, str]:
+        """sim.tcl rendered from the study's template."""
+        template = environment(TEMPLATE_DIR).get_template(spec.template)
+        return "sim.tcl", template.render(**spec.params)
+
+    def run_binary(self, spec: RunSpec) -> str:
+        """The run's ns: the patched build for a scenario that counts in ns (trace_level tally)."""
+        return self.patched if tally.needs_patched(spec.params) else self.binary(spec.options)
+
+    def simulate(self, spec: RunSpec) -> list[str]:
+        """ns sim.tcl, run in the run folder."""
+        return [self.run_binary(spec), "sim.tcl"]
+
+    def identity(self, spec: RunSpec) -> dict[str, str]:
+        """Binary path, Debian package (or patched build), sha256 and ns-version."""
+        return dict(_identity(self.run_binary(spec)))
+
+    def finish_time(self, stdout: str) -> float | None:
+        """The time of the scenario's 'BUFREPRO_DONE <t>' line."""
+        match = DONE.search(stdout)
+        return float(match.group(1)) if match else None
+
+    def requires(self, options: Mapping[str, str]) -> list[str]:
+        """The patched build's record for studies that may run it; nothing otherwise."""
+        return [BUILD_RECORD] if options.get("build") in ("patched", "tally") else []
+
+
+def make(settings: Mapping[str, Any]) -> Ns2:
+    """The ns-2 backend configured from the top-level config."""
+    return Ns2(settings)

@@ -1,0 +1,242 @@
+"""Command-line entry points the rules call: run-batch, aggregate, compare, plot, readings-*, ..."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from bufrepro.pipeline import configuration
+
+# Each command imports its stage when it runs: run-batch, the most frequent job, then never pays
+# for pandas, matplotlib or Jinja2's report template at start-up.
+
+
+def _config(path: str) -> dict[str, Any]:
+    with open(path, encoding="utf-8") as fh:
+        return configuration.validate(yaml.safe_load(fh))
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m bufrepro.cli")
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run-batch", help="render, simulate and parse one batch of runs")
+    agg = sub.add_parser("aggregate", help="runs.csv, summary.csv, provenance, derived tables")
+    cmp_ = sub.add_parser("compare", help="diff, claims, coverage and the study's own tables")
+    plot = sub.add_parser("plot", help="a study's figures")
+    for p in (run, agg, cmp_, plot):
+        p.add_argument("--config", required=True, help="the validated config (YAML)")
+        p.add_argument("--study", required=True)
+    run.add_argument("--batch", required=True)
+    run.add_argument("--manifest", required=True)
+    agg.add_argument("--provenance", required=True)
+    agg.add_argument("manifests", nargs="+", help="the study's batch manifests")
+    for p in (agg, cmp_, plot):
+        p.add_argument("--tables", required=True, help="the study's tables folder")
+    plot.add_argument("--out-dir", required=True)
+    rep = sub.add_parser("report", help="the self-contained HTML report")
+    for name in ("config", "results", "template", "out"):
+        rep.add_argument(f"--{name}", required=True)
+    rep.add_argument(
+        "--command-line", default="", help="the command line, for the provenance block"
+    )
+    rep.add_argument("--configfiles", default="", help="config files merged (colon-separated)")
+    rep.add_argument("--tables-out", default="", help="folder for the summary, diff, claims CSVs")
+    prog = sub.add_parser("progress", help="runs done of the total, with an ETA, while PID runs")
+    prog.add_argument("--config", required=True, help="the validated config the workflow writes")
+    prog.add_argument("--pid", type=int, required=True, help="the Snakemake process to follow")
+    bench = sub.add_parser("bench", help="a run's cost against ns alone; the workflow's too")
+    bench.add_argument("--profile", default="quick", help="the config profile to sample from")
+    bench.add_argument("--studies", default="", help="comma-separated (default: every study)")
+    bench.add_argument("--runs", type=int, default=10, help="sampled runs per study")
+    bench.add_argument("--workflow", action="store_true", help="also time the whole workflow")
+    bench.add_argument("--cores", type=int, default=2)
+    bench.add_argument("--work", default="", help="scratch folder (default: a temporary one)")
+    bench.add_argument(
+        "--grid-only",
+        action="store_true",
+        help="the workflow without the readings stage: each study's tables and figures only",
+    )
+    bench.add_argument(
+        "--floor-every",
+        type=int,
+        default=1,
+        help="time the floor on every k-th run of each study and estimate the sum (95 %% CI)",
+    )
+    bench.add_argument(
+        "--floor-only",
+        action="store_true",
+        help="with --workflow: the floor alone (for a reproduction timed in the same sitting)",
+    )
+    shw = sub.add_parser("show", help="print diffs, coverage and claims")
+    shw.add_argument("--config", required=True)
+    shw.add_argument("--results", default="results")
+    shw.add_argument("--summary", action="store_true", help="only the per-study summary table")
+    _readings_parsers(sub)
+    _claims_calibrated_parser(sub)
+    return parser
+
+
+def _claims_calibrated_parser(sub: Any) -> None:
+    cal = sub.add_parser("claims-calibrated", help="the claims judged on the best reading")
+    cal.add_argument("--config", required=True, help="the validated config (YAML)")
+    cal.add_argument("--study", required=True)
+    cal.add_argument("--space", nargs="*", default=[], help="the space files (evaluated studies)")
+    cal.add_argument("--state", default="", help="calibration.json (evaluated studies)")
+    cal.add_argument("--reason", default="", help="why the readings are not evaluated")
+    cal.add_argument("--out", required=True, help="claims_calibrated.csv")
+
+
+def _claims_calibrated(cfg: dict[str, Any], args: argparse.Namespace) -> None:
+    from bufrepro.pipeline.readings import claims, space
+
+    sp = space.load(cfg, args.study, [Path(f) for f in args.space]) if args.state else None
+    state = Path(args.state) if args.state else None
+    made = claims.write(cfg, args.study, sp, state, Path(args.out), args.reason)
+    print(f"claims-calibrated {args.study}: {len(made)} rows written to {args.out}")
+
+
+def _readings_parsers(sub: Any) -> None:
+    sens = sub.add_parser("readings-sensitivity", help="Morris screening of a space of readings")
+    cal = sub.add_parser("readings-calibrate", help="Latin-hypercube calibration, held-out check")
+    ver = sub.add_parser("readings-verdict", help="the one-line verdict of a study's readings")
+    for p in (sens, cal, ver):
+        p.add_argument("--config", required=True, help="the validated config (YAML)")
+        p.add_argument("--study", required=True)
+        p.add_argument("--space", nargs="+", required=True, help="the space files, merged in order")
+        p.add_argument("--state", required=True, help="the stage's record (JSON)")
+    for p in (sens, cal):
+        p.add_argument("--threads", type=int, default=1, help="runs at a time")
+        p.add_argument("--table", required=True)
+    sens.add_argument("--figure", required=True)
+    cal.add_argument("--diff", required=True, help="the best reading's diff")
+    ver.add_argument("--sensitivity", required=True, help="sensitivity.csv")
+    ver.add_argument("--sensitivity-state", required=True)
+    ver.add_argument("--out", required=True, help="verdict.json")
+
+
+def _readings(cfg: dict[str, Any], args: argparse.Namespace) -> None:
+    from bufrepro.pipeline.readings import calibration, sensitivity, space, verdict
+
+    sp = space.load(cfg, args.study, [Path(f) for f in args.space])
+    if args.command == "readings-sensitivity":
+        sensitivity.run(
+            cfg, sp, args.threads, Path(args.table), Path(args.figure), Path(args.state)
+        )
+    elif args.command == "readings-calibrate":
+        calibration.run(cfg, sp, args.threads, Path(args.table), Path(args.diff), Path(args.state))
+    else:
+        made = verdict.write(
+            sp,
+            Path(args.sensitivity),
+            Path(args.sensitivity_state),
+            Path(args.state),
+            Path(args.out),
+        )
+        print(made["verdict"])
+    print(f"{args.command} {args.study}: written {Path(args.state).read_text(encoding='utf-8')}")
+
+
+def _bench(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from bufrepro.kit.paths import REPO_ROOT
+    from bufrepro.pipeline import bench
+
+    cfg = configuration.load(profile=args.profile)
+    names = [n for n in args.studies.split(",") if n] or cfg["studies"]
+    with tempfile.TemporaryDirectory(prefix="bufrepro-bench-") as tmp:
+        work = Path(args.work or tmp)
+        print(f"[bench] profile {args.profile!r}, {args.runs} sampled runs per study")
+        if args.runs > 0:
+            print(bench.report_runs(cfg, names, args.runs, work / "runs"), flush=True)
+        if args.workflow:
+            extra = ["--config", f"studies=[{','.join(names)}]"]
+            if args.profile:
+                extra.append(f"profile={args.profile}")
+            if cfg["ns2_prefix"] or (REPO_ROOT / ".ns2").exists():
+                prefix = Path(cfg["ns2_prefix"] or REPO_ROOT / ".ns2").resolve()
+                extra.append(f"ns2_prefix={prefix}")
+            print(
+                bench.report_workflow(
+                    cfg,
+                    names,
+                    args.cores,
+                    REPO_ROOT,
+                    work / "wf",
+                    extra,
+                    args.grid_only,
+                    max(1, args.floor_every),
+                    args.floor_only,
+                )
+            )
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Dispatch a subcommand; see --help."""
+    args = _parser().parse_args(argv)
+    if args.command == "bench":
+        return _bench(args)
+    if args.command == "progress":
+        from bufrepro.pipeline import progress
+
+        progress.watch(Path(args.config), args.pid)
+        return 0
+    cfg = _config(args.config)
+    if args.command.startswith("readings-"):
+        _readings(cfg, args)
+    elif args.command == "claims-calibrated":
+        _claims_calibrated(cfg, args)
+    elif args.command == "run-batch":
+        from bufrepro.pipeline import batch
+
+        made = batch.run_batch(cfg, args.study, args.batch, Path(args.manifest))
+        print(f"{args.study} {args.batch}: {made} runs made")
+    elif args.command == "aggregate":
+        from bufrepro.pipeline import aggregate
+
+        n = aggregate.write_tables(
+            cfg,
+            args.study,
+            [Path(m) for m in args.manifests],
+            Path(args.tables),
+            Path(args.provenance),
+        )
+        print(f"aggregated {n} runs of {args.study}")
+    elif args.command == "compare":
+        from bufrepro.pipeline import compare
+
+        print(f"coverage {compare.write_comparison(cfg, args.study, Path(args.tables))}")
+    elif args.command == "plot":
+        from bufrepro.pipeline import compare
+
+        paths = compare.write_figures(cfg, args.study, Path(args.tables), Path(args.out_dir))
+        print("figures written:", *paths)
+    elif args.command == "report":
+        from bufrepro.pipeline import report
+
+        report.build(
+            cfg,
+            Path(args.results),
+            Path(args.template),
+            Path(args.out),
+            command=args.command_line,
+            configfiles=[f for f in args.configfiles.split(":") if f],
+        )
+        if args.tables_out:
+            report.write_tables(cfg, Path(args.results), Path(args.tables_out))
+        print(f"report written to {args.out}")
+    else:
+        from bufrepro.pipeline import show
+
+        print(show.show(Path(args.results), cfg["studies"], summary_only=args.summary))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

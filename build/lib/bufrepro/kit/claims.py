@@ -1,0 +1,127 @@
+"""Papers' claims as checks over tables of cell means, and their verdicts."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+@dataclass(frozen=True)
+class Check:
+    """One comparison behind a claim: where, whether it agreed, and the numbers."""
+
+    context: str
+    ok: bool
+    evidence: str
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claim of a paper, turned into comparisons over a table of cell means."""
+
+    claim_id: str
+    scopes: tuple[str, ...]
+    statement: str
+    definition: str
+    check: Callable[[pd.DataFrame, Mapping[str, float]], list[Check]]
+
+
+def context(keys: Sequence[str], values: object) -> str:
+    vals = values if isinstance(values, tuple) else (values,)
+    return ", ".join(f"{k}={v}" for k, v in zip(keys, vals, strict=True))
+
+
+def monotone(
+    along: str, metric: str, rising: bool, others: Sequence[str]
+) -> Callable[[pd.DataFrame, Mapping[str, float]], list[Check]]:
+    """Comparisons: `metric` rises (or falls) with each step of `along`, within `others`."""
+
+    def check(cells: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
+        out = []
+        for key, g in cells.groupby(list(others), sort=True):
+            g = g.sort_values(along)
+            vals = list(zip(g[along], g[metric], strict=True))
+            for (a0, v0), (a1, v1) in itertools.pairwise(vals):
+                ok = bool(v1 > v0) if rising else bool(v1 < v0)
+                out.append(
+                    Check(
+                        f"{context(others, key)}, {along} {a0}->{a1}",
+                        ok,
+                        f"{metric} {v0:.2f} -> {v1:.2f}",
+                    )
+                )
+        return out
+
+    return check
+
+
+def verdict(checks: Sequence[Check], holds_frac: float) -> str:
+    """holds / partly / fails / untestable from the share of agreeing comparisons."""
+    if not checks:
+        return "untestable"
+    share = sum(c.ok for c in checks) / len(checks)
+    if share >= holds_frac:
+        return "holds"
+    return "partly" if share >= 0.5 else "fails"
+
+
+def evidence(checks: Sequence[Check]) -> str:
+    if not checks:
+        return "no comparison possible with the configured grid"
+    bad = [c for c in checks if not c.ok]
+    good = [c for c in checks if c.ok]
+    text = f"{len(good)} of {len(checks)} comparisons agree"
+    if bad:
+        text += "; against: " + "; ".join(f"{c.context} ({c.evidence})" for c in bad[:3])
+        if len(bad) > 3:
+            text += f"; and {len(bad) - 3} more"
+    elif good:
+        text += f"; e.g. {good[0].context} ({good[0].evidence})"
+    return text
+
+
+def evaluate_claims(
+    ours: pd.DataFrame,
+    paper: pd.DataFrame,
+    claims: Sequence[Claim],
+    thresholds: Mapping[str, float],
+    scope_key: str | None = None,
+    seed_files: Mapping[str, str] | None = None,
+) -> pd.DataFrame:
+    """A verdict per claim (and scope), on our cell means and on the paper's own table.
+
+    A claim's `scopes` are values of `scope_key` (e.g. the queue, one per paper) that it is
+    checked within; `seed_files` names the paper of each scope.
+    """
+    import pandas as pd
+
+    rows = []
+    for claim in claims:
+        for scope in claim.scopes:
+            ours_s, paper_s = ours, paper
+            if scope_key is not None:
+                ours_s = ours[ours[scope_key] == scope]
+                paper_s = paper[paper[scope_key] == scope]
+            ours_checks = claim.check(ours_s, thresholds)
+            paper_checks = claim.check(paper_s, thresholds)
+            rows.append(
+                {
+                    "claim": claim.claim_id,
+                    "scope": scope,
+                    "seed_file": (seed_files or {}).get(scope, ""),
+                    "statement": claim.statement,
+                    "definition": claim.definition,
+                    "verdict": verdict(ours_checks, thresholds["holds_frac"]),
+                    "agree": sum(c.ok for c in ours_checks),
+                    "comparisons": len(ours_checks),
+                    "evidence": evidence(ours_checks),
+                    "paper_table_verdict": verdict(paper_checks, thresholds["holds_frac"]),
+                    "paper_table_evidence": evidence(paper_checks),
+                }
+            )
+    return pd.DataFrame(rows)

@@ -1,0 +1,64 @@
+"""Expand a study's grid x seeds into run points, and map run points to and from run folders."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+def fmt(value: Any) -> str:
+    """Canonical text of a grid value, as it appears in paths and tables."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class RunPoint:
+    """One simulation: a study, a point of its grid and a seed."""
+
+    study: str
+    values: tuple[tuple[str, Any], ...]
+    seed: int
+    labels: tuple[str, ...] = ()
+
+    def get(self, key: str) -> Any:
+        """The value of one swept key."""
+        return dict(self.values)[key]
+
+    @property
+    def run_dir(self) -> str:
+        """The run's folder, relative to the working directory."""
+        labels = self.labels or tuple(k for k, _ in self.values)
+        parts = [f"{label}{fmt(v)}" for label, (_, v) in zip(labels, self.values, strict=True)]
+        return "/".join(["results", self.study, "runs", *parts, f"seed{self.seed}"])
+
+    def as_dict(self) -> dict[str, Any]:
+        """Swept values plus study and seed."""
+        return {"study": self.study, **dict(self.values), "seed": self.seed}
+
+
+def cross(grid: Mapping[str, Sequence[Any]], keys: Sequence[str]) -> list[tuple[Any, ...]]:
+    """The cross product of the grid's value lists over `keys`, in key order."""
+    return list(itertools.product(*(grid[k] for k in keys)))
+
+
+def expand(
+    study: str,
+    keys: Sequence[str],
+    combos: Sequence[tuple[Any, ...]],
+    seeds: Sequence[int],
+    labels: Sequence[str] = (),
+) -> list[RunPoint]:
+    """Every run: each combination of values (in `keys` order) times each seed."""
+    keys = tuple(keys)
+    labels = tuple(labels) or keys
+    return [
+        RunPoint(study, tuple(zip(keys, combo, strict=True)), seed, labels)
+        for combo in combos
+        for seed in seeds
+    ]

@@ -1,0 +1,111 @@
+"""Read runs' metrics and provenance into tables: runs (one row per run) and summary."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from bufrepro.kit import checks, stats
+
+# Per-run provenance columns: in provenance.json, not in runs.csv (they vary between machines).
+PROVENANCE = ("wall_s", "ns_version", "ns_build")
+
+
+def read_metrics(path: Path) -> dict[str, float]:
+    """A metrics.tsv ("name<TAB>value" lines), checked: each name once, finite numbers, acct_ok 1.
+
+    An empty value (undefined, e.g. a loss rate with nothing sent) is left out: it never
+    becomes a NaN. Raises checks.BadRunFiles naming the file.
+    """
+    values = checks.parse_metrics(_text(path), str(path))
+    if values.get("acct_ok") != 1.0:
+        raise checks.BadRunFiles(f"{path}: the accounting check did not pass (no acct_ok 1)")
+    return {k: v for k, v in values.items() if v is not None}
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_bytes().decode("utf-8")  # as written: no newline translation
+    except (OSError, UnicodeDecodeError) as err:
+        raise checks.BadRunFiles(f"{path}: unreadable: {err}") from None
+
+
+def read_record(run_dir: Path) -> dict[str, Any]:
+    """A run's run.json, checked (checks.record_problems); raises checks.BadRunFiles."""
+    path = run_dir / "run.json"
+    try:
+        meta = json.loads(_text(path))
+    except json.JSONDecodeError as err:
+        raise checks.BadRunFiles(f"{path}: not JSON: {err}") from None
+    problems = checks.record_problems(meta)
+    if problems:
+        raise checks.BadRunFiles(f"{path}: {'; '.join(problems)}")
+    return meta  # type: ignore[no-any-return]
+
+
+def read_run(run_dir: Path, required: Sequence[str] = ()) -> dict[str, Any]:
+    """One row: swept values and seed (params.json), metrics, and ns provenance (run.json).
+
+    Both files are checked first (every required metric present and defined, every value in
+    its bounds, the rates within the capacity run.json's parser variables give); a run that
+    fails raises checks.BadRunFiles naming it and every problem.
+    """
+    meta = read_record(run_dir)
+    values = checks.parse_metrics(_text(run_dir / "metrics.tsv"), str(run_dir / "metrics.tsv"))
+    capacity = checks.capacity_bps(meta["parser_args"])
+    problems = checks.metric_problems(values, capacity, required)
+    if problems:
+        raise checks.BadRunFiles(f"run {run_dir}: metrics.tsv: {'; '.join(problems)}")
+    params = json.loads((run_dir / "params.json").read_text(encoding="utf-8"))
+    row: dict[str, Any] = {k: v for k, v in params.items() if k not in ("params", "template")}
+    row.update({k: v for k, v in values.items() if v is not None})
+    row["ns_version"] = meta.get("ns_version", "")
+    row["ns_build"] = meta.get("ns_package", "")
+    row["wall_s"] = meta["wall_s"]
+    return row
+
+
+def collect(
+    metric_files: Sequence[str | Path], keys: Sequence[str], required: Sequence[str] = ()
+) -> pd.DataFrame:
+    """All runs of a study as one DataFrame, sorted by its columns' values for stable output."""
+    rows = [read_run(Path(p).parent, required) for p in metric_files]
+    if not rows:
+        raise ValueError("no runs to collect")
+    df = pd.DataFrame(rows)
+    lead = [c for c in ("study", *keys, "seed") if c in df]
+    rest = sorted(c for c in df.columns if c not in lead)
+    return df[lead + rest].sort_values(lead, kind="mergesort").reset_index(drop=True)
+
+
+def study_tables(
+    study: str,
+    run_dirs: Sequence[str | Path],
+    keys: Sequence[str],
+    reported: Sequence[str],
+    required: Sequence[str] = (),
+) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, Any]]:
+    """runs (one row per run, provenance columns included), summary (per cell and metric) and
+    the study's provenance record; every run's files are checked (read_run) with `required`."""
+    runs = collect([Path(d) / "metrics.tsv" for d in run_dirs], keys, required)
+    metric_cols = [m for m in reported if m in runs]
+    summary = stats.summarise(runs, list(keys), metric_cols)
+    provenance = {
+        "study": study,
+        "runs": len(runs),
+        "seeds": sorted(int(s) for s in runs["seed"].unique()),
+        "ns_versions": sorted(str(v) for v in runs["ns_version"].unique()),
+        # Which simulator build ran the study: Debian's package and version, or the patched build.
+        "ns_builds": sorted(str(v) for v in runs["ns_build"].unique()),
+        "ns_wall_s_total": round(float(runs["wall_s"].sum()), 3),
+    }
+    return runs, summary, provenance
+
+
+def stable_runs(runs: pd.DataFrame) -> pd.DataFrame:
+    """runs.csv's columns: everything but the provenance that differs between machines."""
+    return runs[[c for c in runs.columns if c not in PROVENANCE]]

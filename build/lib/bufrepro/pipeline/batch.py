@@ -1,0 +1,57 @@
+"""Run one batch of a study in one process: render, simulate and parse each run in turn."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from bufrepro import backends, registry
+from bufrepro.backends.base import RunFailed, execute
+from bufrepro.pipeline import plan
+
+
+def run_batch(cfg: Mapping[str, Any], name: str, batch: str, manifest: Path) -> int:
+    """Run every run of the batch not yet current; write the manifest when all succeeded.
+
+    A failed run does not stop the others (their results are kept); the job then fails, naming
+    each failed run and the command that reproduces it. Returns the number of runs made.
+    """
+    study = registry.get(name)
+    index = plan.batch_index(batch)
+    all_batches = plan.batches(cfg, name)
+    if index >= len(all_batches):
+        raise ValueError(f"{name} has {len(all_batches)} batches; there is no {batch}")
+    backend = backends.get(study.backend, cfg)
+    rows, failures, made = [], [], 0
+    for point in all_batches[index]:
+        spec = plan.spec(cfg, point)
+        start = time.monotonic()
+        try:
+            status = execute(backend, spec, bool(cfg.get("keep_traces", False)))
+        except (RunFailed, OSError) as err:
+            failures.append(str(err))
+            print(f"FAILED {point.run_dir}: {err}", flush=True)
+            continue
+        made += status == "ran"
+        took = time.monotonic() - start
+        rows.append(f"{point.run_dir}\t{status}\t{took:.3f}")
+        print(f"{status:7} {point.run_dir} ({took:.2f} s)", flush=True)
+    if failures:
+        raise RunFailed(
+            f"{len(failures)} of {len(all_batches[index])} runs of {name} {batch} failed:\n"
+            + "\n".join(failures)
+        )
+    manifest.parent.mkdir(parents=True, exist_ok=True)
+    manifest.write_text("run_dir\tstatus\tseconds\n" + "".join(f"{r}\n" for r in rows))
+    return made
+
+
+def manifest_runs(manifests: list[Path]) -> list[str]:
+    """The run folders listed in batch manifests, in order."""
+    out: list[str] = []
+    for path in manifests:
+        lines = path.read_text(encoding="utf-8").splitlines()[1:]
+        out += [line.split("\t", 1)[0] for line in lines if line]
+    return out

@@ -1,0 +1,1 @@
+"""The readings stage: a space of readings, their runs, sensitivity, calibration, verdict."""

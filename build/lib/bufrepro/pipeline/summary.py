@@ -1,0 +1,228 @@
+"""Did it reproduce? Per-study agreement counts, each diff value's status, and the summary table."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+# Fewer seeds than this: the CI is shown, but the value is not called "inside CI".
+MIN_SEEDS = 5
+VERDICTS = ("holds", "partly", "fails", "untestable")
+NO_CALIBRATION = "calibration not run"
+
+# Each diff value's status, from best to worst; "not run" is kept apart from "outside CI".
+STATUS_TEXT = {
+    "inside": "inside CI",
+    "outside": "outside CI",
+    "few": f"n < {MIN_SEEDS} seeds: not judged",
+    "matches": "computed: matches printed",
+    "differs": "computed: differs from printed",
+    "notrun": "not run",
+}
+
+# Physical bounds of a metric, by its name: rates, delays and counts are >= 0; fractions
+# (utilisation, loss, fairness) lie in [0, 1]; percentages in [0, 100].
+_UNIT_BOUNDS: tuple[tuple[str, tuple[float, float]], ...] = (
+    (r"(util|loss_rate|fairness|jain|frac)", (0.0, 1.0)),
+    (r"(pct|percent|efficiency)", (0.0, 100.0)),
+)
+
+
+def bounds(metric: str) -> tuple[float, float]:
+    """The physical interval a metric's value lies in (by its name; >= 0 by default)."""
+    for pattern, interval in _UNIT_BOUNDS:
+        if re.search(pattern, metric):
+            return interval
+    return (0.0, math.inf)
+
+
+def _num(v: Any) -> float:
+    """A float, NaN for anything missing or not a number."""
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def status(row: Mapping[Any, Any]) -> str:
+    """One diff value's status: a key of STATUS_TEXT."""
+    printed = row.get("matches_printed")
+    if printed is not None and not (isinstance(printed, float) and math.isnan(printed)):
+        return "matches" if str(printed) in ("True", "true", "1", "1.0") else "differs"
+    if math.isnan(_num(row.get("ours_mean"))):
+        return "notrun"
+    n = _num(row.get("ours_n"))
+    if math.isnan(n) or n < MIN_SEEDS:
+        return "few"
+    return "inside" if str(row.get("in_ci")) in ("True", "true", "1", "1.0") else "outside"
+
+
+def clipped(row: Mapping[Any, Any]) -> bool:
+    """Whether the value's CI reaches past its metric's physical bounds."""
+    lo, hi = _num(row.get("ci_low")), _num(row.get("ci_high"))
+    low_bound, high_bound = bounds(str(row.get("metric", "")))
+    return (not math.isnan(lo) and lo < low_bound) or (not math.isnan(hi) and hi > high_bound)
+
+
+def with_status(diff: pd.DataFrame) -> pd.DataFrame:
+    """The diff with `status` (a STATUS_TEXT key) and `ci_clipped` columns."""
+    out = diff.copy()
+    records = out.to_dict("records")
+    out["status"] = [status(r) for r in records]
+    out["ci_clipped"] = [clipped(r) for r in records]
+    return out
+
+
+def median_rel_diff(diff: pd.DataFrame) -> dict[str, float]:
+    """Median |relative difference| per metric over the values we ran (finite ones only)."""
+    if "rel_diff" not in diff or "metric" not in diff:
+        return {}
+    rel = pd.to_numeric(diff["rel_diff"], errors="coerce").abs()
+    ok = rel.notna() & ~rel.isin([math.inf])
+    return {
+        str(m): float(v)
+        for m, v in rel[ok].groupby(diff.loc[ok, "metric"], sort=True).median().items()
+    }
+
+
+def _counts(verdicts: pd.Series) -> dict[str, int]:
+    return {v: int((verdicts == v).sum()) for v in VERDICTS}
+
+
+def verdict_line(tables: Path) -> str:
+    """The calibration verdict of tables/verdict.json, or NO_CALIBRATION."""
+    path = tables / "verdict.json"
+    if not path.is_file():
+        return NO_CALIBRATION
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return str(data.get("verdict", NO_CALIBRATION)) if isinstance(data, dict) else NO_CALIBRATION
+
+
+def study_summary(study: str, tables: Path) -> dict[str, Any]:
+    """One study's row: coverage, values inside CI (and PI), median |rel diff|, claims, verdict."""
+    diff = with_status(pd.read_csv(tables / "diff.csv"))
+    cov = json.loads((tables / "coverage.json").read_text(encoding="utf-8"))
+    claims = pd.read_csv(tables / "claims.csv")
+    ran = diff["status"].isin(["inside", "outside", "few"])
+    judged = diff["status"].isin(["inside", "outside"])
+    row: dict[str, Any] = {
+        "study": study,
+        "published_rows": int(cov["published_rows"]),
+        "rows_covered": int(cov["rows_with_counterpart"]),
+        "values": len(diff),
+        "values_ran": int(ran.sum()),
+        "values_judged": int(judged.sum()),
+        "values_in_ci": int((diff["status"] == "inside").sum()),
+        "values_few_seeds": int((diff["status"] == "few").sum()),
+        "values_few_in_ci": int(
+            ((diff["status"] == "few") & diff["in_ci"].astype(str).isin(["True", "1"])).sum()
+        ),
+        "values_ci_clipped": int((ran & diff["ci_clipped"]).sum()),
+        "values_computed": int(diff["status"].isin(["matches", "differs"]).sum()),
+        "values_matching_printed": int((diff["status"] == "matches").sum()),
+        "values_in_pi": None,
+        "values_with_pi": None,
+        "median_abs_rel_diff": median_rel_diff(diff[ran]),
+        "claims_ours": _counts(claims["verdict"]),
+        "claims_paper": _counts(claims["paper_table_verdict"]),
+        "verdict": verdict_line(tables),
+    }
+    if "in_pi" in diff and "pi_low" in diff:
+        has_pi = ran & pd.to_numeric(diff["pi_low"], errors="coerce").notna()
+        row["values_with_pi"] = int(has_pi.sum())
+        row["values_in_pi"] = int((has_pi & diff["in_pi"].astype(str).isin(["True", "1"])).sum())
+    return row
+
+
+def summaries(results: Path, names: Sequence[str]) -> list[dict[str, Any]]:
+    """Each study's summary row, in the configured order."""
+    return [study_summary(n, results / n / "tables") for n in names]
+
+
+def pct(v: float, signed: bool = False) -> str:
+    """A fraction as a whole percentage (with its sign if `signed`), never "-0%"; NaN, inf: ""."""
+    if math.isnan(v) or math.isinf(v):
+        return ""
+    text = f"{v:+.0%}" if signed else f"{v:.0%}"
+    return "0%" if text in ("-0%", "+0%") else text
+
+
+def claims_text(counts: Mapping[str, int]) -> str:
+    """'2 holds / 1 partly / 0 fails (1 untestable)'."""
+    text = f"{counts['holds']} holds / {counts['partly']} partly / {counts['fails']} fails"
+    return text + (f" ({counts['untestable']} untestable)" if counts["untestable"] else "")
+
+
+def ci_text(r: Mapping[str, Any]) -> str:
+    """'3 of 10 judged' and the values not judged (fewer than MIN_SEEDS seeds)."""
+    few, judged = r["values_few_seeds"], r["values_judged"]
+    few_text = f"{few} from n < {MIN_SEEDS} seeds not judged"
+    few_text += f" ({r['values_few_in_ci']} inside their wide CI)"
+    if judged == 0:
+        return (
+            f"none judged: all {few} values from n < {MIN_SEEDS} seeds "
+            f"({r['values_few_in_ci']} inside their wide CI)"
+            if few
+            else "none run"
+        )
+    return f"{r['values_in_ci']} of {judged} judged" + (f"; {few_text}" if few else "")
+
+
+def display_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
+    """The summary as text cells, the same words in the HTML report, the terminal and the CSV."""
+    out = []
+    for r in rows:
+        in_ci = ci_text(r)
+        if r["values_ci_clipped"]:
+            in_ci += f"; {r['values_ci_clipped']} CIs cross a physical bound"
+        if r["values_computed"]:
+            in_ci += (
+                f"; computed: {r['values_matching_printed']} of {r['values_computed']} match print"
+            )
+        pi = (
+            f"{r['values_in_pi']} of {r['values_with_pi']}"
+            if r["values_with_pi"] is not None
+            else "no PI in diff"
+        )
+        medians = r["median_abs_rel_diff"]
+        out.append(
+            {
+                "study": str(r["study"]),
+                "published rows covered": f"{r['rows_covered']} of {r['published_rows']}",
+                "values run": f"{r['values_ran']} of {r['values']}",
+                "inside 95% CI": in_ci,
+                "inside 95% PI": pi,
+                "median |rel. diff|": ", ".join(f"{m} {pct(v)}" for m, v in medians.items())
+                or "none run",
+                "claims (ours)": claims_text(r["claims_ours"]),
+                "claims (paper's own table)": claims_text(r["claims_paper"]),
+                "verdict": str(r["verdict"]),
+            }
+        )
+    return out
+
+
+def summary_frame(results: Path, names: Sequence[str]) -> pd.DataFrame:
+    """The summary table (display_rows) as a DataFrame, one row per study."""
+    return pd.DataFrame(display_rows(summaries(results, names)))
+
+
+def terminal_table(rows: Sequence[Mapping[str, str]]) -> str:
+    """A few lines per study: coverage and CI on the first, medians, claims and verdict below."""
+    out = []
+    for r in rows:
+        paper, medians = r["claims (paper's own table)"], r["median |rel. diff|"]
+        out += [
+            f"{r['study']}: {r['published rows covered']} published rows covered, "
+            f"{r['values run']} values run; inside 95% CI: {r['inside 95% CI']}",
+            f"    inside 95% PI: {r['inside 95% PI']}; median |rel. diff|: {medians}",
+            f"    claims, ours: {r['claims (ours)']}; paper's own table: {paper}",
+            f"    verdict: {r['verdict']}",
+        ]
+    return "\n".join(out)

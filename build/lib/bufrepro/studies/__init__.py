@@ -1,0 +1,1 @@
+"""Study packages: each subpackage reproduces one paper and defines `STUDY` (bufrepro.registry)."""

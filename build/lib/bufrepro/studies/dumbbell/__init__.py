@@ -1,0 +1,196 @@
+"""The dumbbell study: Ahmad et al., DropTail (seed 000) and RED (seed 001), Tables 3-5."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from bufrepro.backends import tally
+from bufrepro.kit.grid import RunPoint
+from bufrepro.kit.study import Block, Study, Tables
+from bufrepro.studies.dumbbell import http, params
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+# The HTTP reading's metrics that the summary carries (awk/dumbbell/http.awk defines them).
+HTTP_METRICS = (
+    "http_response_ms_mean",
+    "http_response_ms_p95",
+    "http_objects",
+    "http_requests",
+    "http_unfinished",
+    "http_data_delay_ms_mean",
+    "http_throughput_kbps",
+    "http_drops_total",
+)
+
+
+class Dumbbell(Study):
+    """Three TCP flows and one CBR flow over a lossy low-bandwidth bottleneck, buffer swept."""
+
+    name = "dumbbell"
+    title = "Ahmad et al.: buffer sizes for heterogeneous traffic, DropTail (000) and RED (001)"
+    template = "dumbbell/dumbbell.tcl.j2"
+    parser = "dumbbell/dumbbell.awk"
+    stream = params.TRACE_FILE
+    # The HTTP reading's runs: their parser, and PackMime's logs it reads (deleted after the run).
+    other_parsers = (http.PARSER, http.TALLY_PARSER)
+    tally_parser = "dumbbell/dumbbell_tally.awk"
+    side_files = (http.OBJECTS_FILE, http.REQUESTS_FILE)
+    # trace_level tally counts in the patched ns (built first); full runs Debian's ns.
+    backend_options: ClassVar[Mapping[str, str]] = MappingProxyType({"build": "tally"})
+    runs_per_job = 50
+    grid_keys = ("queue", "plr", "bottleneck_mbps", "buffer")
+    path_labels: ClassVar[Mapping[str, str]] = MappingProxyType(
+        {"queue": "", "plr": "plr", "bottleneck_mbps": "bw", "buffer": "buf"}
+    )
+    unstated = (
+        "topology.access_delay_ms",
+        "topology.bottleneck_delay_ms",
+        "topology.access_queue_pkts",
+        "topology.reverse_queue_pkts",
+        "topology.buffer_counts",
+        "tcp.agent",
+        "tcp.application",
+        "http.rate_per_mbps",
+        "http.version",
+        "compare.delay_definition",
+        "tcp.syn",
+        "tcp.tick_s",
+        "tcp.start_s",
+        "tcp.start_jitter_s",
+        "cbr.packet_bytes",
+        "cbr.interval_s",
+        "cbr.start_s",
+        "red.min_th_frac",
+        "red.max_th_frac",
+        "red.q_weight",
+        "red.max_p",
+        "red.gentle",
+        "red.mean_pktsize_bytes",
+        "red.bytes_mode",
+        "measure.duration_s",
+        "measure.warmup_s",
+    )
+    reported = (
+        "tcp_delay_ms_mean",
+        "tcp_throughput_kbps",
+        "tcp_goodput_kbps",
+        "tcp_drops_total",
+        "tcp_drops_queue",
+        "tcp_drops_link",
+        "tcp_loss_rate",
+        "cbr_throughput_kbps",
+        "cbr_loss_rate",
+        "cbr_drops_queue",
+        "cbr_drops_link",
+        "link_utilisation",
+        "link_queue_avg_pkts",
+        # The HTTP reading's (absent from FTP runs, so FTP summaries stay as they were).
+        *HTTP_METRICS,
+        # Made by compare() from each run's metrics (delays.py), never by a parser: named here
+        # so that a space of readings may compare them (compare.delay_definition).
+        *http.DERIVED_DELAYS,
+    )
+    # The HTTP reading's own metrics and the derived delays are absent from FTP runs; under HTTP
+    # lib/throughput.awk leaves tcp_goodput_kbps out when a FullTcp packet carries seq -1.
+    optional_metrics = (*HTTP_METRICS, *http.DERIVED_DELAYS, "tcp_goodput_kbps")
+    report_metrics = (
+        "tcp_delay_ms_mean",
+        "tcp_throughput_kbps",
+        "tcp_drops_total",
+        "tcp_drops_queue",
+        "tcp_drops_link",
+        "cbr_throughput_kbps",
+        "cbr_loss_rate",
+        "link_utilisation",
+    )
+    figures = ("delay_vs_buffer", "throughput_vs_buffer", "delay_vs_throughput")
+    # What the published tables imply on their own, and our shapes beside the paper's (compare()
+    # writes both beside the diff).
+    tables = ("consistency", "shapes")
+    # The terminal view of the diff: the columns the old generic view showed for this study.
+    diff_view = (
+        "table",
+        "queue",
+        "side",
+        "plr",
+        "bottleneck_mbps",
+        "buffer",
+        "published_column",
+        "published",
+        "ours_mean",
+        "ci_low",
+        "ci_high",
+        "pi_low",
+        "pi_high",
+        "rel_diff",
+        "z",
+        "in_ci",
+        "in_pi",
+    )
+
+    def check(self, block: Block) -> list[str]:
+        """warmup_s below duration_s, and RED's min_th_frac below max_th_frac."""
+        return params.config_problems(self.name, block)
+
+    def params(self, block: Block, point: RunPoint) -> dict[str, Any]:
+        """Template variables of one run (trace_level "none" is the benchmark's ns alone)."""
+        made = params.params(block, point)
+        names = tally.PARAMS + (http.TALLY_PARAMS if http.is_http(block) else ())
+        made.update(tally.template_vars(block["trace_level"], self.parse_args(block, point), names))
+        return made
+
+    def parser_for(self, block: Block, point: RunPoint) -> str:
+        """The tally stream's parser (http_tally.awk, dumbbell_tally.awk) at trace_level tally,
+        the text trace's (http.awk, dumbbell.awk) at full: under HTTP the web objects' too."""
+        if not http.is_http(block):
+            return super().parser_for(block, point)
+        return http.TALLY_PARSER if block["trace_level"] == "tally" else http.PARSER
+
+    def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
+        """Parser variables of one run, with the scenario's fingerprint (nodes, links, delay)."""
+        args = params.parse_args(block, point)
+        # Nodes 0-3 sources, 4-5 routers, 6-7 sinks, 8... further TCP sources (tcl/dumbbell):
+        # the links the trace may name.
+        extra = [n for n in params.tcp_nodes(block["tcp"]["sources"]) if n > 7]
+        links = ["0-4", "1-4", "2-4", "3-4", "4-5", "5-6", "5-7", *(f"{n}-4" for n in extra)]
+        args.update(
+            n_nodes=8 + len(extra),
+            links=",".join(links),
+            link_delay=block["topology"]["bottleneck_delay_ms"] / 1000,
+        )
+        args.update(tally.parser_vars(block["trace_level"]))
+        return args
+
+    def compare(self, block: Block, tables: Tables) -> dict[str, pd.DataFrame]:
+        """{"diff", "claims", "shapes", "consistency"} from the summary and the published table."""
+        from bufrepro.studies.dumbbell.compare import compare
+        from bufrepro.studies.dumbbell.consistency import consistency
+
+        made = compare(block, tables["summary"], tables["published"], tables.get("runs"))
+        return {**made, "consistency": consistency(block, tables["published"])}
+
+    def diff(self, block: Block, tables: Tables) -> pd.DataFrame:
+        """compare()'s diff alone: each published value against ours."""
+        from bufrepro.studies.dumbbell.compare import diff
+
+        return diff(block, tables["summary"], tables["published"], tables.get("runs"))
+
+    def draw(self, block: Block, tables: Tables) -> dict[str, Figure]:
+        """Delay and throughput vs buffer, and delay vs throughput (what the columns read)."""
+        from bufrepro.studies.dumbbell import delays
+        from bufrepro.studies.dumbbell.plots import draw
+
+        if "tcp" not in block:  # no config: the FTP reading's metrics
+            return draw(tables["summary"], tables["published"])
+        summary = tables["summary"]
+        if "runs" in tables:
+            summary = delays.with_definition(block, summary, tables["runs"])
+        return draw(summary, tables["published"], delays.published_metrics(block))
+
+
+STUDY = Dumbbell()

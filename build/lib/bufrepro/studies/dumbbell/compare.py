@@ -1,0 +1,59 @@
+"""The dumbbell diff (every published row beside our mean and CI) and the claims' verdicts."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from bufrepro.kit.claims import evaluate_claims
+from bufrepro.kit.diff import diff_published
+from bufrepro.kit.study import Block
+from bufrepro.studies.dumbbell import delays
+from bufrepro.studies.dumbbell.cells import KEYS, our_cells, paper_cells
+from bufrepro.studies.dumbbell.claims import CLAIMS, SEED_FILES
+from bufrepro.studies.dumbbell.shapes import shape_verdicts, shapes
+
+# Published column -> our metric in the a-priori reading (FTP, one-way data delay); a reading's
+# own: delays.published_metrics(block).
+PUBLISHED_METRICS = {
+    "tcp_delay_ms": "tcp_delay_ms_mean",
+    "tcp_throughput_kbps": "tcp_throughput_kbps",
+    "packets_lost": "tcp_drops_total",
+}
+
+
+def diff(
+    block: Block, summary: pd.DataFrame, published: pd.DataFrame, runs: pd.DataFrame | None = None
+) -> pd.DataFrame:
+    """Each published value against ours (compare()'s diff alone)."""
+    metrics = delays.published_metrics(block)
+    if runs is not None:
+        summary = delays.with_definition(block, summary, runs)
+    return diff_published(published, summary, KEYS, metrics)
+
+
+def compare(
+    block: Block, summary: pd.DataFrame, published: pd.DataFrame, runs: pd.DataFrame | None = None
+) -> dict[str, pd.DataFrame]:
+    """{"diff", "claims", "shapes"}: each published value against ours, each claim on ours and
+    the paper's (with the verdict on its shape beside), and our shapes beside the paper's.
+
+    The published columns read the metrics the block's traffic and delay definition name; a
+    derived delay (all packets, RTT) is made from `runs`, each run's own metrics.
+    """
+    metrics = delays.published_metrics(block)
+    if runs is not None:
+        summary = delays.with_definition(block, summary, runs)
+    table_diff = diff(block, summary, published)
+    ours, paper = our_cells(summary, metrics), paper_cells(published)
+    thresholds = dict(block["claims"])
+    claims = evaluate_claims(
+        ours,
+        paper,
+        CLAIMS,
+        thresholds,
+        scope_key="queue",
+        seed_files=SEED_FILES,
+    )
+    table = shapes(ours, paper, thresholds)
+    claims = shape_verdicts(claims, table, thresholds["holds_frac"])
+    return {"diff": table_diff, "claims": claims, "shapes": table}

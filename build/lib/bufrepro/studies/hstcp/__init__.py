@@ -1,0 +1,178 @@
+"""The hstcp study: Barman, Smaragdakis & Matta, HighSpeed TCP utilisation vs buffer (seed 003)."""
+
+# Simulation: ns-2's native HighSpeed TCP (windowOption_ 8) over one bottleneck, DropTail and
+# (Adaptive) RED, buffer = a fraction of the R1-R2 bandwidth-delay product (Figs. 3, 4, 7, 8), and
+# two competing flows under- and over-buffered (Figs. 5-6: module twoflow, rules/studies/hstcp.smk).
+# Readings band (issue 13): pacing x access ratio at small buffers (module band, its own rule).
+# Model: the package `model`. The paper prints no table: the "published" side is its claims
+# (published/hstcp_claims.csv).
+#
+# At 1-2.5 Gb/s a full ns trace is out of the question: the scenario writes only flow-monitor
+# samples and drops of the bottleneck into a named pipe that awk/hstcp/hstcp.awk reads as ns runs.
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from bufrepro.kit.grid import RunPoint
+from bufrepro.kit.study import Block, Study, Tables
+from bufrepro.studies.hstcp import checks, params
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+UNSTATED = (
+    "topology.access_ratio",
+    "topology.sink_delay_ms",
+    "topology.access_queue_pkts",
+    "tcp.window_pkts",
+    "tcp.max_ssthresh_pkts",
+    "tcp.tick_s",
+    "tcp.start_s",
+    "tcp.start_jitter_s",
+    "tcp.pacing",
+    "red.min_th_frac",
+    "red.max_th_frac",
+    "red.max_p",
+    "red.q_weight",
+    "red.gentle",
+    "measure.duration_s",
+    "measure.warmup_s",
+    "twoflow.rtts_ms",
+    "twoflow.under_frac",
+    "twoflow.over_frac",
+    "twoflow.duration_s",
+    "packet_bytes",
+)
+REPORTED = (
+    "link_utilisation",
+    "loss_rate",
+    "queue_avg_pkts",
+    "queue_avg_frac",
+    "drops",
+    "goodput_mbps",
+    "jain_index",
+    "tput_ratio_short_long",
+    "tput_min_max_ratio",
+)
+
+
+class Hstcp(Study):
+    """HighSpeed TCP over one bottleneck: grid runs, two-flow runs, the fixed-point model."""
+
+    name: ClassVar[str] = "hstcp"
+    title: ClassVar[str] = (
+        "Barman, Smaragdakis & Matta: HighSpeed TCP utilisation vs router buffer size (003)"
+    )
+    # The patched ns-2 (tcp.pacing is its spacing_; with pacing off it runs stock ns-2's TCP).
+    backend_options: ClassVar[Mapping[str, str]] = params.BACKEND_OPTIONS
+    template: ClassVar[str] = params.TEMPLATE
+    parser: ClassVar[str] = params.PARSER
+    stream: ClassVar[str] = params.STREAM
+    published: ClassVar[tuple[str, ...]] = ("hstcp_claims.csv", "hstcp_params.csv")
+    # One 1-2.5 Gb/s run takes seconds to a minute (default profile), minutes at full scale.
+    runs_per_job: ClassVar[int] = 5
+    grid_keys: ClassVar[tuple[str, ...]] = params.KEYS
+    path_labels: ClassVar[Mapping[str, str]] = MappingProxyType(
+        {"scenario": "", "queue": "", "buffer_frac": "frac"}
+    )
+    unstated: ClassVar[tuple[str, ...]] = UNSTATED
+    reported: ClassVar[tuple[str, ...]] = REPORTED
+    report_metrics: ClassVar[tuple[str, ...]] = (
+        "link_utilisation",
+        "loss_rate",
+        "queue_avg_frac",
+        "jain_index",
+    )
+    # Figs. 3, 4, 7, 8 (utilisation per scenario and queue), 5-6 (two flows), loss, fairness.
+    figures: ClassVar[tuple[str, ...]] = (
+        "fig3_droptail_s1",
+        "fig4_droptail_s2",
+        "fig7_red_s1",
+        "fig8_red_s2",
+        "fig5_twoflow_under",
+        "fig6_twoflow_over",
+        "loss_vs_buffer",
+        "fairness_vs_buffer",
+        "band_utilisation",
+    )
+    # compare() computes the model from the config (model.csv) and model_vs_sim.
+    tables: ClassVar[tuple[str, ...]] = ("model", "model_vs_sim", "notes", "consistency", "shapes")
+    # Tables rules/studies/hstcp.smk writes (the two-flow runs); compare() reads
+    # twoflow_summary, draw() twoflow_series.
+    rule_tables: ClassVar[tuple[str, ...]] = (
+        "twoflow_runs",
+        "twoflow_summary",
+        "twoflow_series",
+        "band_runs",
+        "band",
+    )
+    report_tables: ClassVar[tuple[str, ...] | None] = (
+        "model_vs_sim",
+        "twoflow_summary",
+        "band",
+        "notes",
+        "consistency",
+        "shapes",
+    )
+    # hstcp has always written its diff with significant digits (%.6g; the others %.6f).
+    diff_float_format: ClassVar[str] = "%.6g"
+    table_formats: ClassVar[Mapping[str, str]] = MappingProxyType(
+        {
+            "model": "%.9g",
+            "model_vs_sim": "%.6g",
+            "twoflow_runs": "%.6f",
+            "twoflow_summary": "%.6f",
+            "band_runs": "%.6g",
+            "band": "%.6g",
+        }
+    )
+
+    def check(self, block: Block) -> list[str]:
+        """Window, RED thresholds, scenarios, counter wrap, two-flow settings (checks.py)."""
+        return checks.check(block)
+
+    def side_runs(self, cfg: Mapping[str, Any]) -> list[Any]:
+        """The two-flow runs (Figs. 5-6) and the pacing x access-ratio band's runs."""
+        from bufrepro.studies.hstcp import band, twoflow
+
+        block = cfg[self.name]
+        return [*twoflow.specs(block), *(band.spec(block, p) for p in band.points(block))]
+
+    def params(self, block: Block, point: RunPoint) -> dict[str, Any]:
+        """Template variables of one grid run."""
+        return params.params(block, point)
+
+    def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
+        """hstcp.awk's -v variables: window, end, bottleneck nodes, capacity, packet size, and
+        the M line's buffer, flow count and sample interval the stream must carry."""
+        args = params.parse_args(block, point)
+        p = params.params(block, point)
+        args.update(buffer=p["buffer_pkts"], flows=len(p["flows"]), sample_s=p["sample_s"])
+        return args
+
+    def compare(self, block: Block, tables: Tables) -> dict[str, pd.DataFrame]:
+        """diff, claims, model and model_vs_sim (compare.py); consistency (consistency.py)."""
+        from bufrepro.studies.hstcp import compare
+        from bufrepro.studies.hstcp.consistency import consistency
+
+        return {**compare.compare(block, tables), "consistency": consistency(block, tables)}
+
+    def diff(self, block: Block, tables: Tables) -> pd.DataFrame:
+        """compare()'s diff alone (compare.py)."""
+        from bufrepro.studies.hstcp import compare
+
+        return compare.diff(block, tables)
+
+    def draw(self, block: Block, tables: Tables) -> dict[str, Figure]:
+        """Figs. 3-8, loss and fairness against the buffer (plots.py); the band (band_plot.py)."""
+        from bufrepro.studies.hstcp import band_plot, plots
+
+        return {**plots.draw(tables), band_plot.FIGURE: band_plot.draw(tables.get("band"))}
+
+
+STUDY = Hstcp()

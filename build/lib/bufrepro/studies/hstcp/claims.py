@@ -1,0 +1,307 @@
+"""The paper's claims as verdicts with evidence, on the simulated and on the model's curves."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from bufrepro.kit.claims import Check, evidence, verdict
+from bufrepro.kit.stats import wide_means
+from bufrepro.kit.study import Block
+from bufrepro.studies.hstcp.params import KEYS, SEED_FILE, axis_ratios
+
+Curves = Mapping[tuple[str, str], Sequence[tuple[float, float]]]
+CheckFn = Callable[[Curves, Mapping[str, float]], list[Check]]
+
+
+def _cells(summary: pd.DataFrame) -> pd.DataFrame:
+    """One row per grid cell, one column per metric's mean."""
+    return wide_means(summary, KEYS)
+
+
+def _curve(cells: pd.DataFrame, scen: str, queue: str, col: str) -> list[tuple[float, float]]:
+    """(buffer fraction, value) of one (scenario, queue) cell's column, NaNs left out."""
+    g = cells[(cells["scenario"] == scen) & (cells["queue"] == queue)].sort_values("buffer_frac")
+    return [
+        (float(f), float(v))
+        for f, v in zip(g["buffer_frac"], g[col], strict=True)
+        if not math.isnan(float(v))
+    ]
+
+
+def _at(curve: Sequence[tuple[float, float]], frac: float) -> float:
+    """A curve's value at one buffer fraction (NaN if it has none)."""
+    return next((v for f, v in curve if abs(f - frac) < 1e-9), math.nan)
+
+
+def check_util_at(frac: float, target: float, tol_key: str | None) -> CheckFn:
+    """Checks: utilisation at `frac` >= target (- th[tol_key]) per (scenario, queue) curve."""
+
+    def run(
+        curves: Mapping[tuple[str, str], Sequence[tuple[float, float]]], th: Mapping[str, float]
+    ) -> list[Check]:
+        out = []
+        bound = target - (th[tol_key] if tol_key else 0.0)
+        for (scen, queue), curve in sorted(curves.items()):
+            u = _at(curve, frac)
+            if math.isnan(u):
+                continue
+            out.append(
+                Check(
+                    f"{scen} {queue}, buffer {frac:g} BDP",
+                    u >= bound,
+                    f"utilisation {u:.4f} (bound {bound:.3f})",
+                )
+            )
+        return out
+
+    return run
+
+
+def check_sharp_fall(
+    curves: Mapping[tuple[str, str], Sequence[tuple[float, float]]], th: Mapping[str, float]
+) -> list[Check]:
+    """Below 10% of the BDP utilisation falls by at least fall_min, and its slope per unit of
+    buffer fraction is at least sharp_ratio times the slope above 10%."""
+    out = []
+    for (scen, queue), curve in sorted(curves.items()):
+        below = [(f, u) for f, u in curve if f < 0.1 - 1e-9]
+        u10 = _at(curve, 0.1)
+        above = [(f, u) for f, u in curve if f > 0.1 + 1e-9]
+        if not below or math.isnan(u10) or not above:
+            continue
+        f_lo, u_lo = below[0]
+        f_hi, u_hi = above[-1]
+        fall = u10 - u_lo
+        slope_below = fall / (0.1 - f_lo)
+        slope_above = (u_hi - u10) / (f_hi - 0.1)
+        ok = fall >= th["fall_min"] and slope_below >= th["sharp_ratio"] * max(slope_above, 1e-12)
+        out.append(
+            Check(
+                f"{scen} {queue}",
+                bool(ok),
+                f"utilisation {u_lo:.3f} at {f_lo:g}, {u10:.3f} at 0.1, {u_hi:.3f} at {f_hi:g}; "
+                f"slope below/above 0.1: {slope_below:.3f}/{slope_above:.3f}",
+            )
+        )
+    return out
+
+
+# Claims checked on one utilisation curve per (scenario, queue): id, statement, definition, check.
+CURVE_CLAIMS: tuple[tuple[str, str, str, CheckFn], ...] = (
+    (
+        "util_90_at_10",
+        "At 10% of the BDP, HSTCP sustains at least 90% utilisation (abstract, III.A, V).",
+        "Per scenario: mean utilisation at buffer fraction 0.1 >= 0.90.",
+        check_util_at(0.1, 0.90, None),
+    ),
+    (
+        "util_98_at_20",
+        "At 20% of the BDP, utilisation reaches about 98% (abstract, V).",
+        "Per scenario: mean utilisation at buffer fraction 0.2 >= 0.98 - util_tol.",
+        check_util_at(0.2, 0.98, "util_tol"),
+    ),
+    (
+        "sharp_fall_below_10",
+        "Below 10% of the BDP utilisation falls sharply (abstract, V).",
+        "Per scenario: utilisation at 0.1 minus at the smallest fraction >= fall_min, and "
+        "the slope below 0.1 >= sharp_ratio x the slope above.",
+        check_sharp_fall,
+    ),
+)
+QUEUES = ("DropTail", "RED")
+# The buffer fractions the curve claims name: on the flows' BDP axis the curve is interpolated
+# there (the grid's fractions of the R1-R2 BDP fall elsewhere on that axis).
+CLAIM_FRACTIONS = (0.1, 0.2)
+# Model-simulation agreement, judged over all fractions and separately below and from 0.1 BDP.
+AGREE_SPLITS: tuple[tuple[str, str, Callable[[float], bool]], ...] = (
+    ("model_sim_agree", "every buffer fraction", lambda f: True),
+    ("model_sim_agree_below_10", "buffer fractions below 0.1", lambda f: f < 0.1 - 1e-9),
+    ("model_sim_agree_from_10", "buffer fractions 0.1 and above", lambda f: f >= 0.1 - 1e-9),
+)
+
+
+def on_flows_axis(curve: Sequence[tuple[float, float]], ratio: float) -> list[tuple[float, float]]:
+    """A curve re-expressed on the flows' BDP axis, plus points interpolated linearly at the
+    claims' fractions (CLAIM_FRACTIONS) that fall inside it."""
+    pts = sorted((f * ratio, u) for f, u in curve)
+    extra = []
+    for x in CLAIM_FRACTIONS:
+        if any(abs(f - x) < 1e-9 for f, _ in pts):
+            continue
+        for (f0, u0), (f1, u1) in itertools.pairwise(pts):
+            if f0 < x < f1:
+                extra.append((x, u0 + (u1 - u0) * (x - f0) / (f1 - f0)))
+    return sorted(pts + extra)
+
+
+def by_queue(curves: Mapping[tuple[str, str], Any], queue: str) -> dict[tuple[str, str], Any]:
+    """The curves of one queue discipline."""
+    return {k: v for k, v in curves.items() if k[1] == queue}
+
+
+def check_agree(
+    sim: Curves,
+    mod: Curves,
+    queue: str,
+    th: Mapping[str, float],
+    keep: Callable[[float], bool] = lambda f: True,
+) -> list[Check]:
+    """Per scenario and grid fraction of `queue` that `keep` accepts: |simulated - model
+    utilisation| <= agree_tol."""
+    checks = []
+    for key in sorted(by_queue(sim, queue)):
+        for f, u in sim[key]:
+            m = _at(mod[key], f)
+            if math.isnan(m) or not keep(f):
+                continue
+            checks.append(
+                Check(
+                    f"{key[0]} {queue}, buffer {f:g}",
+                    abs(u - m) <= th["agree_tol"],
+                    f"simulation {u:.4f}, model {m:.4f}",
+                )
+            )
+    return checks
+
+
+def check_twoflow(twoflow: pd.DataFrame | None) -> list[Check]:
+    """Two flows: the short/long-RTT throughput ratio is closer to 1 over- than under-buffered."""
+    if twoflow is None or twoflow.empty:
+        return []
+    r = {
+        str(c): float(v)
+        for c, v in zip(twoflow["case"], twoflow["tput_ratio_short_long"], strict=True)
+    }
+    if not {"under", "over"} <= set(r):
+        return []
+    u, o = r["under"], r["over"]
+    return [
+        Check(
+            "two flows (Figs. 5-6), short/long-RTT throughput ratio",
+            abs(o - 1) < abs(u - 1),
+            f"under-buffered {u:.3f}, over-buffered {o:.3f}",
+        )
+    ]
+
+
+def check_fairness(
+    sim: Curves, cells: pd.DataFrame, twoflow: pd.DataFrame | None, queue: str
+) -> list[Check]:
+    """Jain's index higher at the largest than at the smallest buffer; two flows (DropTail)."""
+    checks = []
+    for key in sorted(by_queue(sim, queue)):
+        j = _curve(cells, *key, "jain_index")
+        if len(j) >= 2:
+            (f0, j0), (f1, j1) = j[0], j[-1]
+            checks.append(
+                Check(
+                    f"{key[0]} {queue}, Jain index",
+                    j1 > j0,
+                    f"{j0:.4f} at {f0:g} BDP -> {j1:.4f} at {f1:g} BDP",
+                )
+            )
+    if queue == "DropTail":
+        checks += check_twoflow(twoflow)
+    return checks
+
+
+def evaluate(
+    block: Block, summary: pd.DataFrame, model: pd.DataFrame, twoflow: pd.DataFrame | None
+) -> pd.DataFrame:
+    """Every claim's verdict and evidence, on the simulation and on the model."""
+    th = dict(block["claims"])
+    cells = _cells(summary)
+    keys = sorted(
+        {(str(s), str(q)) for s, q in zip(cells["scenario"], cells["queue"], strict=True)}
+    )
+    mcells = model[model["on_grid"]] if "on_grid" in model else model
+    sim = {k: _curve(cells, *k, "link_utilisation") for k in keys}
+    mod = {k: _curve(mcells.rename(columns={"utilisation": "u"}), *k, "u") for k in keys}
+    rows = []
+    ratio = axis_ratios(block)
+    sim_f = {k: on_flows_axis(c, ratio[k[0]]) for k, c in sim.items()}
+    mod_f = {k: on_flows_axis(c, ratio[k[0]]) for k, c in mod.items()}
+    for claim_id, statement, definition, fn in CURVE_CLAIMS:
+        for queue in QUEUES:
+            s_checks = fn(by_queue(sim, queue), th)
+            m_checks = fn(by_queue(mod, queue), th)
+            rows.append(_claim_row(claim_id, queue, statement, definition, s_checks, m_checks, th))
+        # Every BDP claim on the second axis too: the buffer as a fraction of the flows' BDP.
+        for queue in QUEUES:
+            s_checks = fn(by_queue(sim_f, queue), th)
+            m_checks = fn(by_queue(mod_f, queue), th)
+            rows.append(
+                _claim_row(
+                    f"{claim_id}_flows_bdp",
+                    queue,
+                    statement,
+                    definition.replace("buffer fraction", "fraction of the flows' BDP")
+                    + " Axis: buffer / (C x mean RTT), not of the R1-R2 BDP; utilisation "
+                    "interpolated linearly between grid points.",
+                    s_checks,
+                    m_checks,
+                    th,
+                )
+            )
+    for claim_id, where, keep in AGREE_SPLITS:
+        for queue in QUEUES:
+            checks = check_agree(sim, mod, queue, th, keep)
+            rows.append(
+                _claim_row(
+                    claim_id,
+                    queue,
+                    "Model and simulation agree (III.A: 'quite close'; IV.A: 'close agreement').",
+                    f"Per scenario, at {where} of the R1-R2 BDP: |simulated - model "
+                    "utilisation| <= agree_tol.",
+                    checks,
+                    checks,
+                    th,
+                )
+            )
+    for queue in QUEUES:
+        rows.append(
+            _claim_row(
+                "buffer_reduces_rtt_unfairness",
+                queue,
+                "A larger buffer reduces the RTT unfairness between competing flows "
+                "(III.A, Figs. 5-6).",
+                "Per scenario: Jain's index over the flows' throughput is higher at the largest "
+                "than at the smallest buffer; two flows: the short/long-RTT throughput ratio is "
+                "closer to 1 over-buffered than under-buffered (DropTail).",
+                check_fairness(sim, cells, twoflow, queue),
+                [],
+                th,
+            )
+        )
+    return pd.DataFrame(rows)
+
+
+def _claim_row(
+    claim_id: str,
+    queue: str,
+    statement: str,
+    definition: str,
+    sim_checks: Sequence[Check],
+    model_checks: Sequence[Check],
+    th: Mapping[str, float],
+) -> dict[str, Any]:
+    """One row of claims.csv: the verdict on the simulation, and on the model's curves."""
+    return {
+        "claim": claim_id,
+        "scope": queue,
+        "seed_file": SEED_FILE,
+        "statement": statement,
+        "definition": definition,
+        "verdict": verdict(sim_checks, th["holds_frac"]),
+        "agree": sum(c.ok for c in sim_checks),
+        "comparisons": len(sim_checks),
+        "evidence": evidence(sim_checks),
+        # The paper prints no table: this side of the claim is checked on the model's curves.
+        "paper_table_verdict": verdict(model_checks, th["holds_frac"]),
+        "paper_table_evidence": "model: " + evidence(model_checks),
+    }

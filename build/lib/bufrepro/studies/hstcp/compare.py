@@ -1,0 +1,60 @@
+"""Study.compare of hstcp: the model table, the claims' diff and verdicts, model vs simulation."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from bufrepro.kit.study import Block, Tables
+from bufrepro.studies.hstcp.claims import evaluate
+from bufrepro.studies.hstcp.diff import diff_claims, model_vs_sim, with_flows_axis
+from bufrepro.studies.hstcp.model.table import as_written, model_table
+from bufrepro.studies.hstcp.notes import notes
+from bufrepro.studies.hstcp.params import axis_ratios
+from bufrepro.studies.hstcp.shapes import shape_verdicts, shapes
+
+
+def compare_tables(
+    block: Block,
+    summary: pd.DataFrame,
+    published: pd.DataFrame,
+    model: pd.DataFrame,
+    twoflow: pd.DataFrame | None,
+) -> dict[str, pd.DataFrame]:
+    """diff (every quantitative claim per cell), claims (verdicts, with the shape verdicts),
+    model_vs_sim and shapes (the simulated curve's shapes beside the model's)."""
+    ratios = axis_ratios(block)
+    table = shapes(block, summary, model)
+    claims = evaluate(block, summary, model, twoflow)
+    return {
+        "diff": _diff(block, published, summary, model),
+        "claims": shape_verdicts(claims, table, block["claims"]["holds_frac"]),
+        "model_vs_sim": with_flows_axis(model_vs_sim(summary, model), ratios),
+        "shapes": table,
+    }
+
+
+def diff(block: Block, tables: Tables) -> pd.DataFrame:
+    """compare()'s diff alone: every quantitative claim per cell, against the model as written."""
+    return _diff(block, tables["published"], tables["summary"], as_written(model_table(block)))
+
+
+def _diff(
+    block: Block, published: pd.DataFrame, summary: pd.DataFrame, model: pd.DataFrame
+) -> pd.DataFrame:
+    return with_flows_axis(
+        diff_claims(published, summary, model, block["claims"]), axis_ratios(block)
+    )
+
+
+def compare(block: Block, tables: Tables) -> dict[str, pd.DataFrame]:
+    """The model from the config (as model.csv holds it), then every table of compare_tables.
+
+    tables: summary, published (hstcp_claims.csv), twoflow_summary (the two-flow rule's;
+    without it the two-flow half of the fairness claim is left out) and band (the readings
+    band's rule; the notes report it).
+    """
+    model = as_written(model_table(block))
+    out = compare_tables(
+        block, tables["summary"], tables["published"], model, tables.get("twoflow_summary")
+    )
+    return {**out, "model": model, "notes": notes(block, tables.get("band"), out["claims"])}

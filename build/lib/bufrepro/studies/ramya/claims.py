@@ -1,0 +1,307 @@
+"""The ramya study's claims: six statements of the paper checked on our cells and on its tables."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from bufrepro.kit.claims import Check, Claim, context, evaluate_claims
+from bufrepro.kit.study import Block
+from bufrepro.studies.ramya.cells import TABLES, cells, published_wide, reading_of
+from bufrepro.studies.ramya.params import KEYS, READING
+
+SEED_FILE = "002_5d42423dd5aa5b6d.txt"
+# Suffix of the claim scopes that check every reading of a table's setup, not only the diffed one.
+ALL = ", all readings"
+# Run lengths the paper states for its tables (for the paper's own drop shares).
+PAPER_DURATION_S = {"Table 1": 1000.0, "Table 5": 180.0}
+
+
+def _groups(df: pd.DataFrame, by: Sequence[str], along: str, minimum: int = 2) -> list[Any]:
+    out = []
+    for key, g in df.groupby(list(by), sort=True, dropna=False):
+        g = g.dropna(subset=[along]).sort_values(along)
+        if g[along].nunique() >= minimum:
+            out.append((key, g))
+    return out
+
+
+def _falls_slightly(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
+    out = []
+    for key, g in _groups(df.dropna(subset=["tput"]), READING, "buffer"):
+        ctx = context(READING, key)
+        vals = list(zip(g["buffer"], g["tput"], strict=True))
+        for (b0, v0), (b1, v1) in itertools.pairwise(vals):
+            out.append(Check(f"{ctx}, buffer {b0}->{b1}", bool(v1 < v0), f"{v0:.0f} -> {v1:.0f}"))
+        (b0, v0), (b1, v1) = vals[0], vals[-1]
+        fall = (v0 - v1) / v0
+        out.append(
+            Check(
+                f"{ctx}, buffer {b0}->{b1} overall",
+                bool(0 < fall <= th["slight_frac"]),
+                f"fall {fall:+.1%} (slight: above 0, at most {th['slight_frac']:.0%})",
+            )
+        )
+    return out
+
+
+def _rtt_sharp(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
+    out = []
+    for key, g in _groups(df.dropna(subset=["rtt"]), READING, "buffer"):
+        ctx = context(READING, key)
+        vals = list(zip(g["buffer"], g["rtt"], strict=True))
+        for (b0, v0), (b1, v1) in itertools.pairwise(vals):
+            out.append(Check(f"{ctx}, buffer {b0}->{b1}", bool(v1 > v0), f"{v0:.3f} -> {v1:.3f} s"))
+        (b0, v0), (b1, v1) = vals[0], vals[-1]
+        out.append(
+            Check(
+                f"{ctx}, buffer {b0}->{b1} overall",
+                bool(v1 >= th["sharp_factor"] * v0),
+                f"x{v1 / v0:.1f} (sharp: at least x{th['sharp_factor']:g})",
+            )
+        )
+    return out
+
+
+def _in_range(b: float, th: Mapping[str, float]) -> bool:
+    return bool(th["optimum_low"] <= b <= th["optimum_high"])
+
+
+def _knee(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
+    out = []
+    for key, g in _groups(df.dropna(subset=["tput"]), READING, "buffer"):
+        target = th["knee_frac"] * g["tput"].max()
+        knee = g[g["tput"] >= target]["buffer"].min()
+        out.append(
+            Check(
+                context(READING, key),
+                _in_range(knee, th),
+                f"knee at buffer {knee} (first to reach {th['knee_frac']:.0%} of "
+                f"{g['tput'].max():.0f})",
+            )
+        )
+    return out
+
+
+def _power(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
+    out = []
+    for key, g in _groups(df.dropna(subset=["tput", "rtt"]), READING, "buffer"):
+        power = g["tput"] / g["rtt"]
+        best = g.loc[power.idxmax(), "buffer"]
+        out.append(
+            Check(
+                context(READING, key),
+                _in_range(best, th),
+                f"throughput/RTT largest at buffer {best}",
+            )
+        )
+    return out
+
+
+def _tolerates(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
+    out = []
+    for key, g in _groups(df.dropna(subset=["tput", "drop_share"]), READING, "buffer"):
+        ctx = context(READING, key)
+        first = g.iloc[0]
+        b, share = first["buffer"], float(first["drop_share"])
+        low, high = th["drop_share_low"], th["drop_share_high"]
+        out.append(
+            Check(
+                f"{ctx}, buffer {b}",
+                bool(low <= share <= high),
+                f"drop share {share:.2%} (about 2%: {low:.0%}-{high:.0%})",
+            )
+        )
+        out.append(
+            Check(
+                f"{ctx}, buffer {b}",
+                bool(share >= g["drop_share"].max()),
+                f"drop share {share:.2%}, largest of all buffers {g['drop_share'].max():.2%}",
+            )
+        )
+        ratio = float(first["tput"]) / g["tput"].max()
+        out.append(
+            Check(
+                f"{ctx}, buffer {b}",
+                bool(ratio >= th["tolerate_frac"]),
+                f"throughput {ratio:.0%} of the largest (tolerated: at least "
+                f"{th['tolerate_frac']:.0%})",
+            )
+        )
+    return out
+
+
+def _remedy(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
+    out = []
+    by = ("tcp", "bottleneck_mbps", "delay_scale", "buffer")
+    for key, g in _groups(df.dropna(subset=["tput", "rtt"]), by, "rwnd_bytes"):
+        fit = g[g["tput"] >= th["remedy_goodput_frac"] * g["tput"].max()].iloc[0]
+        largest = g.iloc[-1]
+        ratio = float(fit["rtt"]) / float(largest["rtt"])
+        out.append(
+            Check(
+                f"{context(by, key)}, rwnd {fit['rwnd_bytes']} vs {largest['rwnd_bytes']} B",
+                bool(ratio <= th["remedy_rtt_frac"]),
+                f"ping RTT {fit['rtt'] * 1000:.0f} vs {largest['rtt'] * 1000:.0f} ms "
+                f"({ratio:.0%}) at {fit['tput'] / g['tput'].max():.0%} of the largest goodput",
+            )
+        )
+    return out
+
+
+CLAIMS: tuple[Claim, ...] = (
+    Claim(
+        "goodput_falls_slightly",
+        ("Table 1", "Table 1" + ALL),
+        "Goodput falls slightly as the buffer grows (Table 1; abstract, conclusion).",
+        "Per reading (tcp, B2, rwnd, delays): goodput falls at each buffer step, and from the "
+        "smallest to the largest buffer by more than 0 and at most slight_frac.",
+        _falls_slightly,
+    ),
+    Claim(
+        "rtt_grows_sharply",
+        ("Table 1", "Table 1" + ALL, "Table 5", "Table 5" + ALL, "Fig. 2"),
+        "RTT grows sharply as the buffer grows (TCP RTT in Tables 1 and 5, ping RTT in Fig. 2).",
+        "Per reading: RTT rises at each buffer step, and the largest buffer's RTT is at least "
+        "sharp_factor times the smallest's.",
+        _rtt_sharp,
+    ),
+    Claim(
+        "optimum_3_to_6",
+        ("Table 5", "Table 5" + ALL),
+        "The throughput-latency optimum lies between 3 and 6 buffers (Table 5).",
+        "Per reading: the knee - the smallest buffer whose throughput reaches knee_frac of the "
+        "largest - lies in [optimum_low, optimum_high].",
+        _knee,
+    ),
+    Claim(
+        "optimum_3_to_6_power",
+        ("Table 5", "Table 5" + ALL),
+        "The same optimum, read as the largest power (throughput / RTT).",
+        "Per reading: the buffer with the largest throughput / RTT lies in "
+        "[optimum_low, optimum_high].",
+        _power,
+    ),
+    Claim(
+        "tolerates_2pct_drops",
+        ("Table 5", "Table 5" + ALL),
+        "TCP tolerates about 2% drops at a 1-frame buffer, the highest drop share of Table 5.",
+        "Per reading, at the smallest buffer: drop share (drops / data packets sent) in "
+        "[drop_share_low, drop_share_high]; it is the largest of all buffers; throughput at least "
+        "tolerate_frac of the largest.",
+        _tolerates,
+    ),
+    Claim(
+        "rwnd_remedy",
+        ("remedy",),
+        "A receiver that advertises a window sized to the path removes most of the large-buffer "
+        "delay (conclusion).",
+        "Per (tcp, B2, delays, buffer) of the latency setup: the smallest advertised window "
+        "reaching remedy_goodput_frac of the largest goodput has a ping RTT of at most "
+        "remedy_rtt_frac of the largest window's.",
+        _remedy,
+    ),
+)
+
+
+def _is_reading(df: pd.DataFrame, reading: Mapping[str, Any]) -> pd.DataFrame:
+    """The rows of `df` that belong to `reading` (setup, tcp, B2, rwnd, delays)."""
+    keep = df["setup"] == reading["setup"]
+    for key in READING:
+        keep &= df[key] == reading[key]
+    out: pd.DataFrame = df[keep]
+    return out
+
+
+def our_claim_cells(block: Block, summary: pd.DataFrame) -> pd.DataFrame:
+    """Our cell means per claim scope, with the columns the checks read.
+
+    "Table 1" and "Table 5" hold the reading each table is diffed against (ramya.readings);
+    "Table 1, all readings" and "Table 5, all readings" every reading of that setup we ran.
+    """
+    wide = cells(summary)
+    parts = []
+    for scope, setup, tput, rtt, scale in (
+        ("Table 1", "table1", "tcp_goodput_Bps", "tcp_rtt_s_mean", 1.0),
+        ("Table 1" + ALL, "table1", "tcp_goodput_Bps", "tcp_rtt_s_mean", 1.0),
+        ("Table 5", "table5", "tcp_throughput_kbps", "tcp_rtt_s_mean", 1.0),
+        ("Table 5" + ALL, "table5", "tcp_throughput_kbps", "tcp_rtt_s_mean", 1.0),
+        ("Fig. 2", "latency", "tcp_goodput_Bps", "ping_rtt_ms_mean", 1e-3),
+        ("remedy", "latency", "tcp_goodput_Bps", "ping_rtt_ms_mean", 1e-3),
+    ):
+        sub = wide[wide["setup"] == setup]
+        if scope in TABLES:
+            sub = _is_reading(sub, reading_of(block, scope))
+        if sub.empty or tput not in sub or rtt not in sub:
+            continue
+        part = sub[[*KEYS]].copy()
+        part["scope"] = scope
+        part["tput"] = sub[tput]
+        part["rtt"] = sub[rtt] * scale
+        part["drops"] = sub.get("tcp_drops_total")
+        part["drop_share"] = sub.get("tcp_loss_rate")
+        parts.append(part)
+    if not parts:
+        return pd.DataFrame(columns=[*KEYS, "scope", "tput", "rtt", "drops", "drop_share"])
+    return pd.concat(parts, ignore_index=True)
+
+
+def paper_claim_cells(block: Block, published: pd.DataFrame) -> pd.DataFrame:
+    """The paper's Tables 1 and 5 with the columns the checks read.
+
+    The drop share needs the packets sent, which the paper does not print: drops / (drops +
+    packets delivered), delivered = goodput x duration / MSS (Table 1) or throughput x duration
+    / (MSS + headers) (Table 5), with the paper's durations (1000 s, 180 s) and our sizes.
+    """
+    tcp = block["tcp"]
+    rows = []
+    for table in TABLES:
+        duration = PAPER_DURATION_S[table]
+        wide = published_wide(published, table, {k: "paper" for k in ("setup", *READING)})
+        for _, r in wide.iterrows():
+            if table == "Table 1":
+                tput, rtt, drops = r["goodput"], r["avg_rtt"], r["packets_dropped"]
+                delivered = tput * duration / tcp["mss_bytes"]
+            else:
+                tput, rtt, drops = r["throughput"], r["rtt"], r["packet_drops"]
+                delivered = tput * 1000 / 8 * duration / (tcp["mss_bytes"] + tcp["header_bytes"])
+            row = {
+                "tcp": "paper",
+                "bottleneck_mbps": "paper",
+                "rwnd_bytes": "paper",
+                "delay_scale": "paper",
+                "buffer": r["buffer"],
+                "tput": tput,
+                "rtt": rtt,
+                "drops": drops,
+                "drop_share": drops / (drops + delivered),
+            }
+            rows += [{"scope": table, **row}, {"scope": table + ALL, **row}]
+    return pd.DataFrame(rows)
+
+
+def judged(block: Block, summary: pd.DataFrame, published: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """{"claims", "shapes"}: the claims' verdicts on our cells and on the paper's own tables,
+    each with the verdict on its shape beside; and our shapes beside the paper's."""
+    from bufrepro.studies.ramya.shapes import shape_verdicts, shapes
+
+    th = dict(block["claims"])
+    ours, paper = our_claim_cells(block, summary), paper_claim_cells(block, published)
+    claims = evaluate_claims(
+        ours,
+        paper,
+        CLAIMS,
+        th,
+        scope_key="scope",
+        seed_files={s: SEED_FILE for c in CLAIMS for s in c.scopes},
+    )
+    table = shapes(ours, paper, th)
+    return {"claims": shape_verdicts(claims, table, th["holds_frac"]), "shapes": table}
+
+
+def verdicts(block: Block, summary: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
+    """The claims' verdicts on our cells and on the paper's own tables (with their shapes')."""
+    return judged(block, summary, published)["claims"]

@@ -1,0 +1,279 @@
+"""The vegas study's claims (spacing, packet size, RTT boundaries, X = 0.835) as checks."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from bufrepro.kit.claims import Check, Claim, context
+from bufrepro.kit.study import Block
+from bufrepro.studies.vegas.bdp import bdp_pkts, upper_split
+from bufrepro.studies.vegas.params import KEYS, READING
+from bufrepro.studies.vegas.tables import TABLES, cells, published_wide, reading_of
+
+DIFFED = "diffed readings"
+ALL = "all readings"
+# Claim-cell columns -> our metric.
+CLAIM_COLUMNS = {
+    "delay": "tcp_delay_ms_mean",
+    "tput": "tcp_throughput_kbps",
+    "eff": "tcp_efficiency_pct",
+    "ratio": "delay_per_throughput",
+}
+PAPER_COLUMNS = {
+    "delay": "network_delay",
+    "tput": "network_throughput",
+    "eff": "network_efficiency",
+    "ratio": "delay_wrt_throughput",
+}
+# Cells that differ only in the variant (or only along one swept key).
+CELL = ("setup", "packet_bytes", "rtt_ms", "buffer", "start_s")
+
+
+def _spacing_better(column: str, lower_is_better: bool) -> Any:
+    def check(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
+        out = []
+        for key, g in df.groupby(list(CELL), sort=True):
+            by = {str(v): float(x) for v, x in zip(g["variant"], g[column], strict=True)}
+            if "standard" not in by or "spacing" not in by:
+                continue
+            std, spc = by["standard"], by["spacing"]
+            ok = spc < std if lower_is_better else spc > std
+            out.append(
+                Check(context(CELL, key), bool(ok), f"{column} {std:.3f} -> {spc:.3f} with spacing")
+            )
+        return out
+
+    return check
+
+
+def _along(
+    df: pd.DataFrame, setup: str, along: str, minimum: int = 2
+) -> list[tuple[tuple[Any, ...], pd.DataFrame]]:
+    others = [k for k in ("variant", *CELL) if k != along]
+    out = []
+    for key, g in df[df["setup"] == setup].groupby(others, sort=True):
+        g = g.sort_values(along)
+        if g[along].nunique() >= minimum:
+            out.append((key, g))
+    return out
+
+
+def _ctx(key: tuple[Any, ...], along: str) -> str:
+    keys = [k for k in ("variant", *CELL) if k != along]
+    return context(keys, key)
+
+
+def _delay_rises(along: str, setup: str) -> Any:
+    def check(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
+        out = []
+        for key, g in _along(df, setup, along):
+            vals = list(zip(g[along], g["delay"], strict=True))
+            for (a0, v0), (a1, v1) in itertools.pairwise(vals):
+                out.append(
+                    Check(
+                        f"{_ctx(key, along)}, {along} {a0:g}->{a1:g}",
+                        bool(v1 > v0),
+                        f"delay {v0:.2f} -> {v1:.2f} ms",
+                    )
+                )
+        return out
+
+    return check
+
+
+def _best_512(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
+    out = []
+    for key, g in _along(df, "packet", "packet_bytes", minimum=3):
+        best = int(g.sort_values("ratio", kind="mergesort")["packet_bytes"].iloc[0])
+        text = ", ".join(
+            f"{int(p)}: {r:.3f}" for p, r in zip(g["packet_bytes"], g["ratio"], strict=True)
+        )
+        out.append(Check(_ctx(key, "packet_bytes"), best == 512, f"smallest at {best} B ({text})"))
+    return out
+
+
+def _ratio_falls_to_512(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
+    out = []
+    for key, g in _along(df, "packet", "packet_bytes"):
+        vals = list(zip(g["packet_bytes"], g["ratio"], strict=True))
+        for (p0, v0), (p1, v1) in itertools.pairwise(vals):
+            want_fall = p1 <= 512
+            ok = v1 < v0 if want_fall else v1 > v0
+            out.append(
+                Check(
+                    f"{_ctx(key, 'packet_bytes')}, {int(p0)}->{int(p1)} B",
+                    bool(ok),
+                    f"delay/throughput {v0:.3f} -> {v1:.3f} ({'falls' if want_fall else 'rises'} "
+                    "expected)",
+                )
+            )
+    return out
+
+
+def _upper_boundary(upper: Sequence[float]) -> Any:
+    def check(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
+        out = []
+        for key, g in _along(df, "rtt", "rtt_ms"):
+            hi = g[g["rtt_ms"].isin(upper)]
+            lo = g[~g["rtt_ms"].isin(upper)]
+            for (_, a), (_, b) in itertools.product(lo.iterrows(), hi.iterrows()):
+                out.append(
+                    Check(
+                        f"{_ctx(key, 'rtt_ms')}, RTT {a['rtt_ms']:g} (lower) vs "
+                        f"{b['rtt_ms']:g} (upper)",
+                        bool(b["tput"] > a["tput"]),
+                        f"throughput {a['tput']:.1f} vs {b['tput']:.1f} kb/s",
+                    )
+                )
+        return out
+
+    return check
+
+
+def _x_0835(block: Block) -> Any:
+    cfg = block["bdp"]
+    bw = block["topology"]["bottleneck_mbps"]
+    stated = {float(r) for r in cfg["upper_rtt_ms"]}
+
+    def check(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
+        out = []
+        for key, g in _along(df, "rtt", "rtt_ms", minimum=3):
+            upper = upper_split(list(g["rtt_ms"].astype(float)), list(g["tput"]))
+            # BDP in packets of the cells' own size (eq. 5's "MTU" is the packet size).
+            buffer, size = float(g["buffer"].iloc[0]), int(g["packet_bytes"].iloc[0])
+            xs = [buffer / bdp_pkts(r, bw, size) for r in sorted(upper)]
+            x = sum(xs) / len(xs)
+            ctx = _ctx(key, "rtt_ms")
+            found = ", ".join(f"{r:g}" for r in sorted(upper))
+            out.append(
+                Check(ctx, upper == stated, f"upper boundary (largest throughput gap) {found} ms")
+            )
+            out.append(
+                Check(
+                    ctx,
+                    abs(x - 0.835) <= th["x_tolerance"],
+                    f"X = {x:.3f} over it (paper 0.835, tolerance {th['x_tolerance']:g})",
+                )
+            )
+        return out
+
+    return check
+
+
+def claims_for(block: Block) -> tuple[Claim, ...]:
+    """The paper's claims as checks (some depend on the configured upper boundary)."""
+    upper = [float(r) for r in block["bdp"]["upper_rtt_ms"]]
+    both = (DIFFED, ALL)
+    return (
+        Claim(
+            "spacing_lowers_delay",
+            both,
+            "Packet spacing lowers the network delay (abstract, conclusion).",
+            "Per cell (setup, packet size, RTT, buffer, start): spacing's mean delay < standard's.",
+            _spacing_better("delay", True),
+        ),
+        Claim(
+            "spacing_raises_throughput",
+            both,
+            "Packet spacing raises the network throughput (abstract, conclusion).",
+            "Per cell: spacing's mean throughput > standard's.",
+            _spacing_better("tput", False),
+        ),
+        Claim(
+            "spacing_raises_efficiency",
+            both,
+            "Packet spacing raises the network efficiency (abstract).",
+            "Per cell: spacing's mean efficiency > standard's.",
+            _spacing_better("eff", False),
+        ),
+        Claim(
+            "delay_rises_with_packet_size",
+            both,
+            "As the packet size increases the network delay increases (Section VI.i).",
+            "Per variant and reading of the packet setup: delay rises at each packet-size step.",
+            _delay_rises("packet_bytes", "packet"),
+        ),
+        Claim(
+            "ratio_falls_until_512",
+            both,
+            "Delay w.r.t. throughput falls as the packet size grows, up to 512 B; it rises at "
+            "1024 B (Fig. 4).",
+            "Per variant and reading: delay/throughput falls at each step up to 512 B and rises "
+            "at each step above.",
+            _ratio_falls_to_512,
+        ),
+        Claim(
+            "best_packet_512",
+            both,
+            "512 B is the best packet size: the lowest delay w.r.t. throughput (Table III, "
+            "conclusion).",
+            "Per variant and reading: the smallest mean delay/throughput is at 512 B.",
+            _best_512,
+        ),
+        Claim(
+            "delay_rises_with_rtt",
+            both,
+            "As the RTT increases the network delay increases (Fig. 6).",
+            "Per variant and reading of the RTT setup: delay rises at each RTT step.",
+            _delay_rises("rtt_ms", "rtt"),
+        ),
+        Claim(
+            "rtt_upper_boundary",
+            both,
+            "RTTs of 100-150 ms (the upper boundary) give higher throughput with spacing than "
+            "40-90 ms (the lower boundary) (Section VI.ii).",
+            "Per variant and reading of the RTT setup: every RTT in bdp.upper_rtt_ms has a higher "
+            "mean throughput than every other RTT (one comparison per pair).",
+            _upper_boundary(upper),
+        ),
+        Claim(
+            "x_0835",
+            both,
+            "X = buffer / BDP over the upper boundary is 0.835 (Tables V-VI, conclusion).",
+            "Per variant and reading of the RTT setup: split the RTTs in two at the largest gap "
+            "between their sorted mean throughputs; the upper group is the text's upper boundary, "
+            "and its mean buffer / BDP is within x_tolerance of 0.835.",
+            _x_0835(block),
+        ),
+    )
+
+
+def _in_reading(df: pd.DataFrame, block: Block) -> pd.DataFrame:
+    """Rows of the diffed readings (packet: its RTT, buffer, start; rtt: its buffer, start)."""
+    keep = df["setup"] == "__none__"
+    for setup, reading in block["readings"].items():
+        part = df["setup"] == setup
+        for key in ("rtt_ms", *READING):
+            if key in reading:
+                part &= df[key] == reading[key]
+        keep |= part
+    out: pd.DataFrame = df[keep]
+    return out
+
+
+def our_claim_cells(block: Block, summary: pd.DataFrame) -> pd.DataFrame:
+    """Our cell means per scope with the columns the checks read (delay, tput, eff, ratio)."""
+    wide = cells(summary)
+    for col, metric in CLAIM_COLUMNS.items():
+        wide[col] = wide[metric] if metric in wide else float("nan")
+    base = wide[[*KEYS, *CLAIM_COLUMNS]]
+    return pd.concat(
+        [_in_reading(base, block).assign(scope=DIFFED), base.assign(scope=ALL)],
+        ignore_index=True,
+    )
+
+
+def paper_claim_cells(block: Block, published: pd.DataFrame) -> pd.DataFrame:
+    """Tables II-IV as cells with the claim columns, in both scopes."""
+    parts = []
+    for table in TABLES:
+        wide = published_wide(published, table, reading_of(block, table))
+        for col, metric in PAPER_COLUMNS.items():
+            wide[col] = wide[metric]
+        parts.append(wide[[*KEYS, *PAPER_COLUMNS]])
+    paper = pd.concat(parts, ignore_index=True)
+    return pd.concat([paper.assign(scope=DIFFED), paper.assign(scope=ALL)], ignore_index=True)
