@@ -22,7 +22,9 @@ def experiment_manifests(name, stage):
     if not n_runs:
         return []
     n = experiment_plan.n_batches(CFG, name, n_runs)
-    return [f"results/experiments/{name}/batches/{stage}-b{i:04d}.tsv" for i in range(n)]
+    return [
+        f"results/experiments/{name}/batches/{stage}-b{i:04d}.tsv" for i in range(n)
+    ]
 
 
 def experiment_batch_inputs(wildcards):

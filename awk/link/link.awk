@@ -13,11 +13,14 @@
 # Where drops happen: the error model sits at the link's head, before the queue, so a packet
 #   lost on the link has a "d" and no "+"; a packet the queue drops has a "+" then a "d".
 # Definitions (events with time in [t0, t1]; "window" = t1 - t0; "data" = every packet type):
-#   throughput_mbps        bits received at link_to / window, in Mb/s (all traffic)
+#   throughput_mbps        bits the link transmitted within the window (a packet's transmission,
+#                          from its "-" for size x 8 / link_bps seconds, counted where it overlaps
+#                          the window; only packets that reached link_to) / window, in Mb/s
 #   link_utilisation       throughput / link_bps
-#   goodput_mbps           payload bits (mss each) of the first receipt of each (flow id, seqno)
-#                          of the long-lived flows / window: new data only, no retransmission
-#   flow<i>_tput_mbps      bits received of long-lived flow i / window (i = 1..flows)
+#   goodput_mbps           payload bits (mss each) of the first receipt at link_to, within the
+#                          window, of each (flow id, seqno) of the long-lived flows / window: new
+#                          data only, no retransmission
+#   flow<i>_tput_mbps      the same for the packets of long-lived flow i (i = 1..flows)
 #   jain_index             Jain's fairness (sum x)^2 / (n sum x^2) over the flows' throughputs
 #                          (1 when all are 0)
 #   qdelay_ms_mean/p95/p99/max  queueing delay, dequeue time - enqueue time, of the packets
@@ -65,21 +68,20 @@ $1 == "+" {
 $1 == "-" {
     if (!($12 in ENQ)) { fail("uid " $12 " dequeued without an enqueue"); next }
     if ($12 in DEQ) fail("uid " $12 " dequeued twice")
-    DEQ[$12] = 1
+    DEQ[$12] = $2
     queue_to($2, -1)
     if (ENQ[$12] >= t0 && ENQ[$12] <= t1) QD[++nq] = ($2 - ENQ[$12]) * 1000
     next
 }
 $1 == "r" {
     if (!($12 in DEQ)) { fail("uid " $12 " received without a dequeue"); next }
+    sent = on_wire(DEQ[$12], $6 * 8)
     delete DEQ[$12]
     delete ENQ[$12]
+    bits += sent
+    if ($8 >= 1 && $8 <= flows) FLOW[$8] += sent
     if ($2 < t0 || $2 > t1) next
-    bits += $6 * 8
-    if ($8 >= 1 && $8 <= flows) {
-        FLOW[$8] += $6 * 8
-        if (!(($8, $11) in SEEN)) { SEEN[$8, $11] = 1; good += mss * 8 }
-    }
+    if ($8 >= 1 && $8 <= flows && !(($8, $11) in SEEN)) { SEEN[$8, $11] = 1; good += mss * 8 }
     next
 }
 $1 == "d" {
@@ -128,6 +130,15 @@ END {
     if (FAILED) exit 1
     metric("acct_ok", 1)
     metrics_print()
+}
+
+# The bits of a packet whose transmission starts at time t that the link sends within [t0, t1]
+# (its transmission takes bits / link_bps seconds): a packet on the window's edge counts in part.
+function on_wire(t, b,    a, e) {
+    a = t > t0 ? t : t0
+    e = t + b / link_bps
+    e = e < t1 ? e : t1
+    return e > a ? (e - a) * link_bps : 0
 }
 
 function rank(p, n,    k) { k = int(p * n); if (k < p * n) k++; return k < 1 ? 1 : k }
