@@ -32,7 +32,10 @@ def fixed(cfg: dict[str, Any], name: str, pairs: list[tuple[str, int]]) -> pd.Da
     block = plan.block(cfg, name)
     points = run_points(name, plan.kind_of(cfg, name), pairs, block["seeds"])
     run_points_now(cfg, name, points)
-    rows = [{"queue": p.values[0][1], "buffer": p.values[1][1], "seed": p.seed, **run.metrics(p)} for p in points]
+    rows = [
+        {"queue": p.values[0][1], "buffer": p.values[1][1], "seed": p.seed, **run.metrics(p)}
+        for p in points
+    ]
     return pd.DataFrame(rows)
 
 

@@ -177,6 +177,7 @@ class LinkExperiment(Experiment):
             "mss_bytes": link.mss,
             "packet_bytes": link.packet_bytes,
             "window_pkts": link.window_pkts,
+            "window_note": "auto: far above the BDP" if link.window_auto else "set by the user",
             "initial_window_pkts": int(block["flows"]["initial_window_pkts"]),
             "start_jitter_s": units.seconds(
                 str(block["flows"]["start_jitter"]), "start_jitter", True

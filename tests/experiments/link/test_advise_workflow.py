@@ -1,0 +1,102 @@
+"""`bufrepro advise` end to end in a copy of the repository: config file, workflow, answer, page."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import copy_repo, snakemake
+
+pytestmark = pytest.mark.usefixtures("ns_available")
+FLAGS = [
+    "--rate",
+    "2Mbit",
+    "--rtt",
+    "20ms",
+    "--flows",
+    "2",
+    "--loss",
+    "1%",
+    "--queue",
+    "DropTail,RED",
+    "--warmup",
+    "1s",
+    "--measure",
+    "5s",
+    "--coarse",
+    "4",
+    "--refine",
+    "2",
+    "--seeds",
+    "2",
+    "--cores",
+    "2",
+]
+NAME = "link-2mbit-20ms-2sack-loss1pct"
+
+
+@pytest.fixture(scope="module")
+def advised(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    work = copy_repo(tmp_path_factory.mktemp("advise") / "repo")
+    env = {**os.environ, "PYTHONPATH": str(work / "src")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "bufrepro.cli", "advise", *FLAGS],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return work, proc
+
+
+def test_the_answer_is_short_and_names_its_page(
+    advised: tuple[Path, subprocess.CompletedProcess[str]],
+) -> None:
+    work, proc = advised
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    lines = proc.stdout.splitlines()
+    assert len(lines) <= 25, proc.stdout
+    text = proc.stdout
+    for needle in (
+        "base RTT 20 ms = 2 x (1 ms access + 8 ms bottleneck + 1 ms access)",
+        "window_",
+        "no hidden cap",
+        "Rules of thumb: BDP",
+        "Recommended buffer",
+        "  DropTail:",
+        "  RED:",
+        "delay cost",
+        "uncertainty: seeds 1 pick",
+        f"Page: report/experiments/{NAME}.html",
+        "runs made",
+    ):
+        assert needle in text, needle
+    assert any(line.startswith("[advise]") and "runs" in line for line in lines)
+
+
+def test_the_page_tables_and_config_are_kept(
+    advised: tuple[Path, subprocess.CompletedProcess[str]],
+) -> None:
+    work, _ = advised
+    page = (work / "report" / "experiments" / f"{NAME}.html").read_text()
+    assert page.count('<img src="data:image/png;base64,') == 3
+    assert "Villamizar" in page and "Appenzeller" in page and "no published table" in page
+    folder = work / "results" / "experiments" / NAME
+    for table in ("answer", "runs", "rules", "recommendation"):
+        assert (folder / "tables" / f"{table}.csv").is_file()
+    assert not (work / "report" / "index.html").exists()  # no paper study was run or judged
+    assert not list((work / "results").glob("dumbbell*"))
+    config = work / "experiments" / f"{NAME}.yaml"
+    assert "studies: []" in config.read_text()
+    # The config file reruns through plain Snakemake: everything is current.
+    again = snakemake(work, "--cores", "2", "--configfile", str(config.relative_to(work)))
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert f"bufrepro plans: experiment {NAME}" in again.stderr
+    assert "Nothing to be done" in again.stdout + again.stderr
