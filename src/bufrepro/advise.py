@@ -1,5 +1,4 @@
-"""`bufrepro advise`: a user's link as a named experiment, run through the workflow, answered;
-and the experiment jobs' commands (experiment-batch, experiment-refine, experiment-answer)."""
+"""`bufrepro advise` (a user's link as a named experiment, answered) and the experiment jobs."""
 
 from __future__ import annotations
 

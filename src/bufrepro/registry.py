@@ -1,5 +1,4 @@
-"""The studies found in bufrepro.studies (each defines `STUDY`) and the experiment kinds found in
-bufrepro.experiments (each defines `KIND`)."""
+"""The studies found in bufrepro.studies (`STUDY`) and experiment kinds in experiments (`KIND`)."""
 
 from __future__ import annotations
 

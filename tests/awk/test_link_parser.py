@@ -93,7 +93,7 @@ def test_a_packet_on_the_window_edge_counts_in_part() -> None:
     [
         ([f"# {FP}", *packet(2.0, 1, 0, 1)], "cut short"),
         (
-            [f"# bufrepro experiments/t run=1 seed=1 end=10", *packet(2.0, 1, 0, 1), "# end"],
+            ["# bufrepro experiments/t run=1 seed=1 end=10", *packet(2.0, 1, 0, 1), "# end"],
             "fingerprint",
         ),
         ([f"# {FP}", ev("r", 2.0, 1, 0, 1), "# end"], "without a dequeue"),

@@ -59,7 +59,7 @@ def advised(
 def test_the_answer_is_short_and_names_its_page(
     advised: tuple[Path, subprocess.CompletedProcess[str]],
 ) -> None:
-    work, proc = advised
+    _work, proc = advised
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     lines = proc.stdout.splitlines()
     assert len(lines) <= 25, proc.stdout

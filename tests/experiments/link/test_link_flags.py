@@ -81,7 +81,7 @@ def test_units_read_what_people_type() -> None:
 
 def test_the_default_name_and_the_written_config(tmp_path: Path) -> None:
     block = advise.block_from_flags(
-        advise._advise_parser().parse_args(LINK + ["--queue", "DropTail,RED"])
+        advise._advise_parser().parse_args([*LINK, "--queue", "DropTail,RED"])
     )
     assert block["queues"] == ["DropTail", "RED"] and block["flows"]["count"] == 3
     name = advise.default_name(block)

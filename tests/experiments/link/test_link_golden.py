@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from link_helpers import config, link
 
 from bufrepro import backends
 from bufrepro.kit.experiment import run_points
 from bufrepro.pipeline.experiments import plan
-from helpers import config, link
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES: dict[str, tuple[dict[str, Any], tuple[str, int]]] = {

@@ -6,9 +6,9 @@ import math
 from pathlib import Path
 
 import pytest
+from link_helpers import config, fixed, link, searched
 
 from bufrepro.pipeline.experiments import plan, search
-from helpers import config, fixed, link, searched
 
 pytestmark = pytest.mark.usefixtures("ns_available")
 

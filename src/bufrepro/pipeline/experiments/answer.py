@@ -1,5 +1,4 @@
-"""An experiment's answer: the wide table, the rules of thumb, the recommendation with its
-uncertainty, and the answer's text (at most ~25 lines)."""
+"""An experiment's answer: the wide table, the rules of thumb, the recommendation, its spread."""
 
 from __future__ import annotations
 

@@ -8,8 +8,8 @@ import pandas as pd
 
 from bufrepro import backends
 from bufrepro.backends.base import execute
-from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.experiment import run_points
+from bufrepro.kit.grid import RunPoint
 from bufrepro.pipeline import configuration
 from bufrepro.pipeline.experiments import answer, plan, run
 from conftest import merged
