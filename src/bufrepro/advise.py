@@ -145,6 +145,20 @@ def flag_message(message: str, name: str) -> str:
     return "\n".join(out)
 
 
+def _link_flags(argv: Sequence[str]) -> list[str]:
+    """The flags that describe the experiment (not --cores, --no-run)."""
+    out, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+            continue
+        if arg in ("--cores", "--no-run") or arg.startswith("--cores="):
+            skip = arg == "--cores"
+            continue
+        out.append(arg)
+    return out
+
+
 def write_config(path: Path, name: str, block: Mapping[str, Any], argv: Sequence[str]) -> None:
     """The experiment's config file, which the user keeps and reruns."""
     head = (
@@ -260,7 +274,7 @@ def advise(argv: Sequence[str]) -> int:
                 )
             except configuration.ConfigError as err:
                 raise configuration.ConfigError(flag_message(str(err), name)) from None
-            write_config(path, name, block, argv)
+            write_config(path, name, block, _link_flags(argv))
             cfg = configuration.load(path)
     except configuration.ConfigError as err:
         print(f"bufrepro advise: {err}", file=sys.stderr)

@@ -100,3 +100,23 @@ def test_the_page_tables_and_config_are_kept(
     assert again.returncode == 0, again.stderr[-2000:]
     assert f"bufrepro plans: experiment {NAME}" in again.stderr
     assert "Nothing to be done" in again.stdout + again.stderr
+
+
+def test_the_documented_command_as_written(tmp_path: Path) -> None:
+    work = copy_repo(tmp_path / "repo")
+    env = {**os.environ, "PYTHONPATH": str(work / "src")}
+    documented = "--rate 10Mbit --rtt 40ms --flows 3 --loss 1% --queue DropTail,RED".split()
+    proc = subprocess.run(
+        [sys.executable, "-m", "bufrepro.cli", "advise", *documented, "--no-run"],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    written = (work / "experiments" / "link-10mbit-40ms-3sack-loss1pct.yaml").read_text()
+    assert "written by: bufrepro advise " + " ".join(documented) + "\n" in written
+    dry = snakemake(work, "-n", "--configfile", "experiments/link-10mbit-40ms-3sack-loss1pct.yaml")
+    assert dry.returncode == 0, dry.stderr[-2000:]
+    assert "run_experiment_batch" in dry.stdout and "compare_published" not in dry.stdout

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from bufrepro.backends.fingerprint import fingerprint
 from bufrepro.experiments.link import scenario
-from bufrepro.experiments.link.tables import QUEUES, queue_problem
+from bufrepro.experiments.link.tables import CCS, QUEUES, queue_problem
 from bufrepro.kit import units
 from bufrepro.kit.experiment import Experiment
 from bufrepro.kit.grid import RunPoint
@@ -68,18 +68,37 @@ class LinkExperiment(Experiment):
             for q in block["queues"]
             if (p := queue_problem(str(q), block["backend"], f"{where}.queues"))
         ]
+        # Each quantity on its own first, so that every bad one is named at once.
+        link_, flows, targets = block["link"], block["flows"], block["targets"]
+        one_by_one = [
+            lambda: units.rate_bps(str(link_["rate"]), f"{where}.link.rate"),
+            lambda: units.seconds(str(link_["rtt"]), f"{where}.link.rtt"),
+            lambda: units.fraction(link_["loss"], f"{where}.link.loss"),
+            lambda: units.choice(str(flows["cc"]), CCS[block["backend"]], f"{where}.flows.cc"),
+            lambda: units.seconds(str(flows["start_jitter"]), f"{where}.flows.start_jitter", True),
+            lambda: units.fraction(targets["within"], f"{where}.targets.within"),
+        ]
+        if targets["max_delay"]:
+            one_by_one.append(
+                lambda: units.seconds(str(targets["max_delay"]), f"{where}.targets.max_delay")
+            )
+        if targets["max_loss"] != "":
+            one_by_one.append(
+                lambda: units.fraction(targets["max_loss"], f"{where}.targets.max_loss")
+            )
+        for quantity in one_by_one:
+            try:
+                quantity()
+            except units.UnitError as err:
+                problems.append(str(err))
+        if problems:
+            return problems
         try:
             link = scenario.read(block, where)
             for key in ("min_th", "max_th"):
                 red_threshold(block["red"][key], link.buffer_hi, f"{where}.red.{key}")
-            targets = block["targets"]
-            units.fraction(targets["within"], f"{where}.targets.within")
-            if targets["max_delay"]:
-                units.seconds(str(targets["max_delay"]), f"{where}.targets.max_delay")
-            if targets["max_loss"]:
-                units.fraction(targets["max_loss"], f"{where}.targets.max_loss")
         except units.UnitError as err:
-            return [*problems, str(err)]
+            return [str(err)]
         if link.warmup_s >= link.duration_s:
             problems.append(f"{where}.run: the warm-up is not shorter than the run")
         return problems

@@ -16,8 +16,8 @@ WINDOW_FACTOR = 10
 FLOOR_WINDOW = 10000
 # The run length when the block says auto: warm-up and measured time, each at least this many
 # seconds or this many base RTTs.
-WARMUP = (5.0, 100)
-MEASURE = (20.0, 500)
+WARMUP = (2.0, 100)
+MEASURE = (10.0, 500)
 # The searched buffers when the block says auto: from max(2, BDP / 50) to max(10, 2 BDP) packets.
 LOW_BDP_FRACTION = 1 / 50
 HIGH_BDP_MULTIPLE = 2.0

@@ -76,10 +76,8 @@ def queue_problem(queue: str, backend: str, where: str) -> str:
         )
     if backend in QUEUES[queue]:
         return ""
-    has = ", ".join(QUEUES[queue])
+    has = ", ".join(f"{b} ({name})" for b, name in QUEUES[queue].items())
     runnable = ", ".join(q for q, b in QUEUES.items() if backend in b)
-    return (
-        f"{where}: {queue} is not in backend {backend}; backend {has} has it "
-        f"(this experiment kind runs on: {', '.join(RUNNABLE_BACKENDS)}); "
-        f"{backend} has: {runnable}"
-    )
+    waiting = [b for b in QUEUES[queue] if b not in RUNNABLE_BACKENDS]
+    later = f"; the link kind does not run on {', '.join(waiting)} yet" if waiting else ""
+    return f"{where}: {queue} is not in backend {backend}; backend {has} has it{later}; {backend} has: {runnable}"
