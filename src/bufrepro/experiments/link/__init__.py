@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -70,7 +70,7 @@ class LinkExperiment(Experiment):
         ]
         # Each quantity on its own first, so that every bad one is named at once.
         link_, flows, targets = block["link"], block["flows"], block["targets"]
-        one_by_one = [
+        one_by_one: list[Callable[[], object]] = [
             lambda: units.rate_bps(str(link_["rate"]), f"{where}.link.rate"),
             lambda: units.seconds(str(link_["rtt"]), f"{where}.link.rtt"),
             lambda: units.fraction(link_["loss"], f"{where}.link.loss"),

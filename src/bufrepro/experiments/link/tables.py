@@ -80,4 +80,7 @@ def queue_problem(queue: str, backend: str, where: str) -> str:
     runnable = ", ".join(q for q, b in QUEUES.items() if backend in b)
     waiting = [b for b in QUEUES[queue] if b not in RUNNABLE_BACKENDS]
     later = f"; the link kind does not run on {', '.join(waiting)} yet" if waiting else ""
-    return f"{where}: {queue} is not in backend {backend}; backend {has} has it{later}; {backend} has: {runnable}"
+    return (
+        f"{where}: {queue} is not in backend {backend}; backend {has} has it{later}; "
+        f"{backend} has: {runnable}"
+    )
