@@ -44,7 +44,7 @@ class LinkExperiment(Experiment):
     """Long-lived TCP flows (and optionally web and CBR traffic) through one bottleneck."""
 
     kind = "link"
-    title = "A user's own link: which buffer, at what delay"
+    title = "An experiment on your own link: which buffer, at what delay"
     template = "link/link.tcl.j2"
     parser = "link/link.awk"
     required = (

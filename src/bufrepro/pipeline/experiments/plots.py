@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter, NullFormatter
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 RULE_STYLES = ("--", ":", "-.", (0, (5, 1, 1, 1)))
 
@@ -26,6 +26,7 @@ def _mark_rules(ax: Axes, rules: pd.DataFrame, label: bool) -> None:
 def _log_buffers(ax: Axes) -> None:
     """A log buffer axis labelled in plain packet counts."""
     ax.set_xscale("log")
+    ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
     ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}"))
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("buffer (packets, log scale)")
