@@ -8,6 +8,9 @@ from typing import Any
 
 import pandas as pd
 
+# A recommended buffer whose queue drops more than this share of packets gets a note.
+LOSS_NOTE = 0.01
+
 
 def _pct(x: float) -> str:
     return f"{100 * x:.2f}%" if x < 0.1 else f"{100 * x:.1f}%"
@@ -58,6 +61,14 @@ def queue_lines(
     spread = (
         "" if math.isnan(apart) else f" ({int(apart)} search step{'s' if apart != 1 else ''} apart)"
     )
+    notes = []
+    if b == int(rec["step_below_pkts"]):
+        notes.append("the smallest buffer tested: the knee may lie lower (--buffer-min)")
+    if rec["queue_loss_rate"] > LOSS_NOTE:
+        notes.append(
+            f"the queue drops {_pct(rec['queue_loss_rate'])} here; --max-loss or --max-delay "
+            "ask for a buffer that meets a target"
+        )
     return [
         f"  {q}: {b} pkts = {b * d['ms_per_pkt']:.1f} ms = {b / d['bdp_pkts']:.2f} BDP{how}; "
         f"utilisation {_pm(rec['link_utilisation'], rec['link_utilisation_ci'], '.3f')} "
@@ -70,6 +81,7 @@ def queue_lines(
         f"    uncertainty: seeds {a_set} pick {_int(rec['set_a_pkts'])}, seeds {b_set} pick "
         f"{_int(rec['set_b_pkts'])}{spread}; tested neighbours {int(rec['step_below_pkts'])} and "
         f"{int(rec['step_above_pkts'])} pkts",
+        *(f"    note: {n}" for n in notes),
     ]
 
 
