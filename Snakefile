@@ -32,6 +32,7 @@ include: "rules/simulate.smk"
 include: "rules/analyse.smk"
 include: "rules/readings.smk"
 include: "rules/report.smk"
+include: "rules/experiments_common.smk"
 include: "rules/experiments.smk"
 
 
