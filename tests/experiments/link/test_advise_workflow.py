@@ -100,6 +100,18 @@ def test_the_page_tables_and_config_are_kept(
     assert again.returncode == 0, again.stderr[-2000:]
     assert f"bufrepro plans: experiment {NAME}" in again.stderr
     assert "Nothing to be done" in again.stdout + again.stderr
+    # And through advise --config: the same answer, no run made again.
+    env = {**os.environ, "PYTHONPATH": str(work / "src")}
+    rerun = subprocess.run(
+        [sys.executable, "-m", "bufrepro.cli", "advise", "--config", f"experiments/{NAME}.yaml"],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert rerun.returncode == 0, rerun.stderr[-2000:]
+    assert "Cost: 0 runs made" in rerun.stdout and "Recommended buffer" in rerun.stdout
 
 
 def test_the_documented_command_as_written(tmp_path: Path) -> None:
