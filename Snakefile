@@ -22,8 +22,9 @@ container: "docker://localhost/bufrepro:latest"
 
 
 wildcard_constraints:
-    study="|".join(STUDIES),
+    study="|".join(STUDIES) or "(?!)",  # no study selected: matches nothing
     batch=r"b[0-9][0-9][0-9][0-9]+",
+    experiment=r"[a-z0-9][a-z0-9_.-]*",
 
 
 include: "rules/config.smk"
@@ -31,6 +32,8 @@ include: "rules/simulate.smk"
 include: "rules/analyse.smk"
 include: "rules/readings.smk"
 include: "rules/report.smk"
+include: "rules/experiments_common.smk"
+include: "rules/experiments.smk"
 
 
 for _rules in RULE_FILES:
@@ -45,9 +48,23 @@ onstart:
         print(scheduling.DROPPED, file=sys.stderr)
 
 
+# Say what this run plans before anything starts (dry runs included), and warn when that is more
+# than the config files and --config named (a study's block given, `studies` left at its default).
+if workflow.is_main_process:
+    for _line in announce.plan_lines(
+        STUDIES,
+        {s: sum(len(b) for b in BATCHES[s]) for s in STUDIES},
+        EXPERIMENTS,
+        workflow.config_settings.overwrite_config,
+        registry.names(),
+    ):
+        print(_line, file=sys.stderr)
+
+
 rule all:
     default_target: True
     input:
         final_outputs(),
         readings_outputs(),
+        experiment_outputs(),
     localrule: True

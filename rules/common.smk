@@ -9,7 +9,7 @@ import yaml
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 
 from bufrepro import backends, registry
-from bufrepro.pipeline import configuration, plan, scheduling
+from bufrepro.pipeline import announce, configuration, plan, scheduling
 
 BASE = Path(workflow.basedir)
 
@@ -44,7 +44,7 @@ RULE_FILES = [
 
 def study_config(name):
     """The validated config restricted to one study (what its jobs read)."""
-    keep = {k: v for k, v in CFG.items() if k not in registry.names()}
+    keep = {k: v for k, v in CFG.items() if k not in (*registry.names(), "experiments")}
     keep["studies"] = [name]
     keep[name] = CFG[name]
     return keep
@@ -105,7 +105,7 @@ def shown_table_files(study):
 
 def final_outputs():
     """Everything the default target builds: per-study tables and figures, and the report."""
-    out = ["report/index.html"]
+    out = ["report/index.html"] if STUDIES else []
     for study in STUDIES:
         out += [
             f"results/{study}/tables/summary.csv",

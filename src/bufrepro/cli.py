@@ -178,7 +178,12 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Dispatch a subcommand; see --help."""
+    """Dispatch a subcommand; see --help (`advise` and the experiment jobs: bufrepro.advise)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in ("advise", "experiment-batch", "experiment-refine", "experiment-answer"):
+        from bufrepro import advise
+
+        return advise.main(argv)
     args = _parser().parse_args(argv)
     if args.command == "bench":
         return _bench(args)

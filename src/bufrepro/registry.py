@@ -1,4 +1,4 @@
-"""The studies found in bufrepro.studies: each package there defines one `STUDY`."""
+"""The studies found in bufrepro.studies (`STUDY`) and experiment kinds in experiments (`KIND`)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import importlib
 import pkgutil
 from functools import cache
 
-from bufrepro import studies
+from bufrepro import experiments, studies
+from bufrepro.kit.experiment import Experiment
 from bufrepro.kit.study import Study
 
 
@@ -40,4 +41,29 @@ def get(name: str) -> Study:
     known = discover()
     if name not in known:
         raise KeyError(f"unknown study {name!r}; known: {sorted(known)}")
+    return known[name]
+
+
+@cache
+def kinds() -> dict[str, Experiment]:
+    """Every experiment kind package's KIND, by kind name (its package's name)."""
+    found: dict[str, Experiment] = {}
+    for module in sorted(pkgutil.iter_modules(experiments.__path__), key=lambda m: m.name):
+        if not module.ispkg:
+            continue
+        mod = importlib.import_module(f"bufrepro.experiments.{module.name}")
+        kind = getattr(mod, "KIND", None)
+        if not isinstance(kind, Experiment) or kind.kind != module.name:
+            raise TypeError(
+                f"bufrepro.experiments.{module.name} defines no KIND of kind {module.name!r}"
+            )
+        found[kind.kind] = kind
+    return found
+
+
+def kind(name: str) -> Experiment:
+    """The experiment kind called `name`; an unknown name is an error naming the known ones."""
+    known = kinds()
+    if name not in known:
+        raise KeyError(f"unknown experiment kind {name!r}; known: {sorted(known)}")
     return known[name]

@@ -50,9 +50,58 @@ def profile_files(profile: str) -> list[Path]:
     return [folder / f"{n}.yaml" for n in registry.names() if (folder / f"{n}.yaml").is_file()]
 
 
-def _semantic(cfg: Mapping[str, Any]) -> list[str]:
-    """Problems the schema cannot see: each study's own check, and a reason per unstated key."""
+def kind_schema(kind: str) -> dict[str, Any]:
+    """An experiment kind's block schema (config/experiments/<kind>.schema.yaml)."""
+    found: dict[str, Any] = configs.read_yaml(CONFIG_DIR / "experiments" / f"{kind}.schema.yaml")
+    return found
+
+
+def _experiment_problems(cfg: Mapping[str, Any]) -> list[str]:
+    """Each experiment block against its kind's schema, then the kind's own check."""
     problems: list[str] = []
+    for name, block in cfg.get("experiments", {}).items():
+        where = f"experiments.{name}"
+        kind = str(block.get("kind", "link"))
+        if kind not in registry.kinds():
+            problems.append(
+                f"config key {where}.kind: {kind!r}; allowed: {sorted(registry.kinds())}"
+            )
+            continue
+        try:
+            checked = configs.validate(block, kind_schema(kind))
+        except ConfigError as err:
+            problems += [
+                line.strip().replace("config key ", f"config key {where}.", 1)
+                for line in str(err).splitlines()[1:]
+            ]
+            continue
+        problems += [f"config key {p}" for p in registry.kind(kind).check(where, checked)]
+    if not cfg["studies"] and not cfg.get("experiments"):
+        problems.append("config key studies: empty and no experiments named: nothing to do")
+    return problems
+
+
+def _with_experiment_defaults(config: Mapping[str, Any]) -> dict[str, Any]:
+    """`config` with each well-formed experiment block's kind defaults filled in."""
+    out = dict(config)
+    named = config.get("experiments")
+    if not isinstance(named, Mapping):
+        return out
+    filled = {}
+    for name, block in named.items():
+        if isinstance(block, Mapping) and str(block.get("kind", "link")) in registry.kinds():
+            schema_ = kind_schema(str(block.get("kind", "link")))
+            block = configs.coerce_text(dict(block), schema_, schema_)
+            configs.fill_defaults(block, schema_, schema_)
+        filled[name] = block
+    out["experiments"] = filled
+    return out
+
+
+def _semantic(cfg: Mapping[str, Any]) -> list[str]:
+    """Problems the schema cannot see: each study's own check, and a reason per unstated key;
+    each experiment's block against its kind."""
+    problems: list[str] = _experiment_problems(cfg)
     for name in cfg["studies"]:
         study = registry.get(name)
         block = cfg[name]
@@ -73,7 +122,7 @@ def _semantic(cfg: Mapping[str, Any]) -> list[str]:
 
 def validate(config: Mapping[str, Any]) -> dict[str, Any]:
     """A defaulted copy of `config`, or ConfigError naming every bad key and what is allowed."""
-    return configs.validate(config, schema(), _semantic)
+    return configs.validate(_with_experiment_defaults(config), schema(), _semantic)
 
 
 def load(*paths: Path, profile: str | None = None) -> dict[str, Any]:

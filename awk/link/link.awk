@@ -1,0 +1,144 @@
+# link.awk - one streamed pass over the bottleneck queue's trace of a link experiment
+# (tcl/link/link.tcl.j2 traces only that queue with ns-2's trace-queue).
+#
+# Reads (ns-2 wired trace lines of the bottleneck queue link_from -> link_to):
+#   $1 event: "+" enqueue, "-" dequeue (starts transmission), "d" drop, "r" receipt at link_to
+#   $2 time (s), $3 from node, $4 to node, $5 packet type, $6 size (bytes), $8 flow id,
+#   $11 sequence number (TCP: packet number), $12 unique packet id (uid)
+#   The first line is "# <fingerprint>", the last "# end"; nothing else starts with "#".
+# Variables (-v): t0, t1 - the measurement window (s); fingerprint - the run's header text;
+#   link_from, link_to - the bottleneck's nodes; link_bps - its rate (bit/s); flows - the
+#   long-lived TCP flows, flow ids 1..flows; mss - their payload bytes per packet; limit - ns-2's
+#   limit_ of the queue (an upper bound on the packets waiting).
+# Where drops happen: the error model sits at the link's head, before the queue, so a packet
+#   lost on the link has a "d" and no "+"; a packet the queue drops has a "+" then a "d".
+# Definitions (events with time in [t0, t1]; "window" = t1 - t0; "data" = every packet type):
+#   throughput_mbps        bits the link transmitted within the window (a packet's transmission,
+#                          from its "-" for size x 8 / link_bps seconds, counted where it overlaps
+#                          the window; only packets that reached link_to) / window, in Mb/s
+#   link_utilisation       throughput / link_bps
+#   goodput_mbps           payload bits (mss each) of the first receipt at link_to, within the
+#                          window, of each (flow id, seqno) of the long-lived flows / window: new
+#                          data only, no retransmission
+#   flow<i>_tput_mbps      the same for the packets of long-lived flow i (i = 1..flows)
+#   jain_index             Jain's fairness (sum x)^2 / (n sum x^2) over the flows' throughputs
+#                          (1 when all are 0)
+#   qdelay_ms_mean/p95/p99/max  queueing delay, dequeue time - enqueue time, of the packets
+#                          enqueued in the window and dequeued (transmission time excluded);
+#                          percentiles by nearest rank
+#   qdelay_samples         how many packets those statistics are over
+#   queue_avg_pkts         time average over the window of the packets waiting ("+" done, "-" not)
+#   arrivals               packets offered to the link in the window ("+" events and link drops)
+#   pkt_drops_queue        "d" events of packets that had a "+" and no "-" (the queue dropped them)
+#   pkt_drops_link         "d" events of packets that had no "+" (the error model dropped them)
+#   queue_loss_rate        pkt_drops_queue / arrivals;  link_loss_rate  pkt_drops_link / arrivals
+#   total_loss_rate        (pkt_drops_queue + pkt_drops_link) / arrivals
+#   acct_ok                1 when the accounting holds: every "-" follows a "+" of the same uid,
+#                          every "r" follows a "-", each at most once; at the end between 0 and
+#                          limit packets wait; the stream has its header and its end
+@include "metrics.awk"
+
+BEGIN { PROG = "link.awk"; header = 0; ended = 0; qlen = 0; qlast = 0 }
+
+FNR == 1 {
+    if ($0 != "# " fingerprint) fail("the first line is not the run's fingerprint: " $0)
+    header = 1
+    next
+}
+$0 == "# end" { ended = 1; next }
+/^#/ { fail("an unexpected comment line"); next }
+$3 != link_from || $4 != link_to { fail("an event of another link: " $3 "->" $4); next }
+
+# The waiting packets change at time t by delta; their time integral over [t0, t1] grows.
+function queue_to(t, delta,    a, b) {
+    a = qlast > t0 ? qlast : t0
+    b = t < t1 ? t : t1
+    if (b > a) qarea += qlen * (b - a)
+    qlast = t
+    qlen += delta
+}
+
+$1 == "+" {
+    if ($12 in ENQ) fail("uid " $12 " enqueued twice")
+    ENQ[$12] = $2
+    queue_to($2, 1)
+    if ($2 >= t0 && $2 <= t1) arrivals++
+    next
+}
+$1 == "-" {
+    if (!($12 in ENQ)) { fail("uid " $12 " dequeued without an enqueue"); next }
+    if ($12 in DEQ) fail("uid " $12 " dequeued twice")
+    DEQ[$12] = $2
+    queue_to($2, -1)
+    if (ENQ[$12] >= t0 && ENQ[$12] <= t1) QD[++nq] = ($2 - ENQ[$12]) * 1000
+    next
+}
+$1 == "r" {
+    if (!($12 in DEQ)) { fail("uid " $12 " received without a dequeue"); next }
+    sent = on_wire(DEQ[$12], $6 * 8)
+    delete DEQ[$12]
+    delete ENQ[$12]
+    bits += sent
+    if ($8 >= 1 && $8 <= flows) FLOW[$8] += sent
+    if ($2 < t0 || $2 > t1) next
+    if ($8 >= 1 && $8 <= flows && !(($8, $11) in SEEN)) { SEEN[$8, $11] = 1; good += mss * 8 }
+    next
+}
+$1 == "d" {
+    inwin = $2 >= t0 && $2 <= t1
+    if (!($12 in ENQ)) { if (inwin) { link_drops++; arrivals++ }; next }
+    queue_to($2, -1)
+    if ($12 in DEQ) { fail("uid " $12 " dropped after its dequeue"); next }
+    delete ENQ[$12]
+    if (inwin) queue_drops++
+    next
+}
+{ fail("an unknown event " $1) }
+
+END {
+    if (!header) fail("an empty stream")
+    if (!ended) fail("no '# end' line: the stream was cut short")
+    queue_to(t1, 0)
+    if (qlen < 0 || qlen > limit + 0) fail("the queue holds " qlen " packets at the end")
+    window = t1 - t0
+    metric("throughput_mbps", sprintf("%.6f", bits / window / 1e6))
+    metric("link_utilisation", sprintf("%.6f", bits / window / link_bps))
+    metric("goodput_mbps", sprintf("%.6f", good / window / 1e6))
+    sum = 0; sq = 0
+    for (i = 1; i <= flows; i++) {
+        x = FLOW[i] / window / 1e6
+        metric("flow" i "_tput_mbps", sprintf("%.6f", x))
+        sum += x; sq += x * x
+    }
+    metric("jain_index", sprintf("%.6f", sq > 0 ? sum * sum / (flows * sq) : 1))
+    n = asort(QD, S)
+    metric("qdelay_samples", sprintf("%d", n))
+    if (n > 0) {
+        for (i = 1; i <= n; i++) tot += S[i]
+        metric("qdelay_ms_mean", sprintf("%.6f", tot / n))
+        metric("qdelay_ms_p95", sprintf("%.6f", S[rank(0.95, n)]))
+        metric("qdelay_ms_p99", sprintf("%.6f", S[rank(0.99, n)]))
+        metric("qdelay_ms_max", sprintf("%.6f", S[n]))
+    }
+    metric("queue_avg_pkts", sprintf("%.6f", qarea / window))
+    metric("arrivals", sprintf("%d", arrivals))
+    metric("pkt_drops_queue", sprintf("%d", queue_drops))
+    metric("pkt_drops_link", sprintf("%d", link_drops))
+    metric("queue_loss_rate", sprintf("%.6f", arrivals ? queue_drops / arrivals : 0))
+    metric("link_loss_rate", sprintf("%.6f", arrivals ? link_drops / arrivals : 0))
+    metric("total_loss_rate", sprintf("%.6f", arrivals ? (queue_drops + link_drops) / arrivals : 0))
+    if (FAILED) exit 1
+    metric("acct_ok", 1)
+    metrics_print()
+}
+
+# The bits of a packet whose transmission starts at time t that the link sends within [t0, t1]
+# (its transmission takes bits / link_bps seconds): a packet on the window's edge counts in part.
+function on_wire(t, b,    a, e) {
+    a = t > t0 ? t : t0
+    e = t + b / link_bps
+    e = e < t1 ? e : t1
+    return e > a ? (e - a) * link_bps : 0
+}
+
+function rank(p, n,    k) { k = int(p * n); if (k < p * n) k++; return k < 1 ? 1 : k }

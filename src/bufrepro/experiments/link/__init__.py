@@ -1,0 +1,235 @@
+"""The link experiment: a user's own bottleneck, its queues and buffer searched (advise)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from bufrepro.backends.fingerprint import fingerprint
+from bufrepro.experiments.link import scenario
+from bufrepro.experiments.link.tables import CCS, QUEUES, queue_problem
+from bufrepro.kit import units
+from bufrepro.kit.experiment import Experiment
+from bufrepro.kit.grid import RunPoint
+from bufrepro.kit.study import Block
+
+# IP, TCP (the agents, the trace), Flags (TCP, RED), RTP (the UDP agent's sequence number).
+PACKET_HEADERS = ("IP", "TCP", "Flags", "RTP")
+# Routers 0 -> 1: the bottleneck; the trace names these nodes.
+LINK_FROM, LINK_TO = 0, 1
+CBR_PACKET_BYTES = 1000
+# Queues other than the swept one never drop: this many packets each (ns-2 limit_).
+OTHER_QUEUE_PKTS = 100000
+# Mathis et al.'s constant in W = K / sqrt(p): sqrt(3/2) for a receiver that ACKs every packet,
+# as ns-2's one-way sinks do (the loss-target rule of Dhamdhere et al. uses it).
+MATHIS_K = math.sqrt(1.5)
+
+
+def red_threshold(text: str, buffer: int, where: str) -> float:
+    """A RED threshold in packets: '25%' of the buffer (at least 1), or '5pkt' packets."""
+    raw = str(text).strip()
+    if raw.endswith("%"):
+        return max(1.0, units.fraction(raw, where, below_one=False) * buffer)
+    value, unit = units.buffer_text(raw, where)
+    if unit != "pkt":
+        raise units.UnitError(
+            f"{where}: {text!r}; allowed: a share of the buffer (25%) or packets (5pkt)"
+        )
+    return value
+
+
+class LinkExperiment(Experiment):
+    """Long-lived TCP flows (and optionally web and CBR traffic) through one bottleneck."""
+
+    kind = "link"
+    title = "An experiment on your own link: which buffer, at what delay"
+    template = "link/link.tcl.j2"
+    parser = "link/link.awk"
+    required = (
+        "throughput_mbps",
+        "link_utilisation",
+        "goodput_mbps",
+        "jain_index",
+        "qdelay_ms_mean",
+        "qdelay_ms_p95",
+        "qdelay_ms_p99",
+        "queue_loss_rate",
+        "link_loss_rate",
+        "total_loss_rate",
+    )
+    backend_options: ClassVar[Mapping[str, str]] = MappingProxyType({"build": "stock"})
+
+    def check(self, where: str, block: Block) -> list[str]:
+        """Units, enums and orders the schema cannot see, each naming its key."""
+        problems = [
+            p
+            for q in block["queues"]
+            if (p := queue_problem(str(q), block["backend"], f"{where}.queues"))
+        ]
+        # Each quantity on its own first, so that every bad one is named at once.
+        link_, flows, targets = block["link"], block["flows"], block["targets"]
+        one_by_one: list[Callable[[], object]] = [
+            lambda: units.rate_bps(str(link_["rate"]), f"{where}.link.rate"),
+            lambda: units.seconds(str(link_["rtt"]), f"{where}.link.rtt"),
+            lambda: units.fraction(link_["loss"], f"{where}.link.loss"),
+            lambda: units.choice(str(flows["cc"]), CCS[block["backend"]], f"{where}.flows.cc"),
+            lambda: units.seconds(str(flows["start_jitter"]), f"{where}.flows.start_jitter", True),
+            lambda: units.fraction(targets["within"], f"{where}.targets.within"),
+        ]
+        if targets["max_delay"]:
+            one_by_one.append(
+                lambda: units.seconds(str(targets["max_delay"]), f"{where}.targets.max_delay")
+            )
+        if targets["max_loss"] != "":
+            one_by_one.append(
+                lambda: units.fraction(targets["max_loss"], f"{where}.targets.max_loss")
+            )
+        for quantity in one_by_one:
+            try:
+                quantity()
+            except units.UnitError as err:
+                problems.append(str(err))
+        if problems:
+            return problems
+        try:
+            link = scenario.read(block, where)
+            for key in ("min_th", "max_th"):
+                red_threshold(block["red"][key], link.buffer_hi, f"{where}.red.{key}")
+        except units.UnitError as err:
+            return [str(err)]
+        if link.warmup_s >= link.duration_s:
+            problems.append(f"{where}.run: the warm-up is not shorter than the run")
+        return problems
+
+    def series(self, block: Block) -> list[str]:
+        """The queues, in the order given."""
+        return [str(q) for q in block["queues"]]
+
+    def axis_range(self, block: Block) -> tuple[int, int]:
+        """The buffers searched, in packets."""
+        link = scenario.read(block, "link")
+        return link.buffer_lo, link.buffer_hi
+
+    def describe(self, block: Block) -> dict[str, Any]:
+        """The link's derived numbers, as the answer prints them."""
+        link = scenario.read(block, "link")
+        return {
+            "rate_mbps": link.bps / 1e6,
+            "rtt_ms": link.rtt_s * 1000,
+            "hops": scenario.hops_text(link),
+            "loss": link.loss,
+            "flows": link.flows,
+            "cc": link.cc.label,
+            "packet_bytes": link.packet_bytes,
+            "bdp_pkts": link.bdp_pkts,
+            "window_pkts": link.window_pkts,
+            "window_auto": link.window_auto,
+            "warmup_s": link.warmup_s,
+            "duration_s": link.duration_s,
+            "ms_per_pkt": link.packet_bytes * 8 / link.bps * 1000,
+            "cbr_mbps": link.cbr_bps / 1e6,
+            "web_rate": link.web_rate,
+        }
+
+    def rules(self, block: Block) -> list[dict[str, Any]]:
+        """BDP, BDP/sqrt(n), the loss-target rule (with a loss target), Spang et al. (CUBIC)."""
+        link = scenario.read(block, "link")
+        bdp, n = link.bdp_pkts, link.flows
+        out = [
+            {"rule": "BDP", "pkts": bdp, "source": "Villamizar & Song 1994"},
+            {
+                "rule": "BDP/sqrt(n)",
+                "pkts": bdp / math.sqrt(n),
+                "source": "Appenzeller et al. 2004",
+            },
+        ]
+        target = block["targets"]["max_loss"]
+        if target:
+            p = units.fraction(target, "targets.max_loss")
+            if p > 0:
+                need = max(0.0, n * MATHIS_K / math.sqrt(p) - bdp)
+                out.append(
+                    {"rule": f"loss<={p:.3g}", "pkts": need, "source": "Dhamdhere et al. 2005"}
+                )
+        if link.cc_name == "cubic" and link.cc.beta:
+            beta = link.cc.beta
+            value = (1 - beta) / beta * bdp / math.sqrt(n)
+            out.append(
+                {"rule": "CUBIC (1-b)/b BDP/sqrt(n)", "pkts": value, "source": "Spang et al. 2021"}
+            )
+        return out
+
+    def params(self, name: str, block: Block, point: RunPoint) -> dict[str, Any]:
+        """Template variables of one run: numbers and enums only."""
+        link = scenario.read(block, "link")
+        buffer = int(point.get("buffer"))
+        queue = str(point.get("queue"))
+        red = block["red"]
+        min_th = red_threshold(red["min_th"], buffer, "red.min_th")
+        max_th = max(min_th + 1.0, red_threshold(red["max_th"], buffer, "red.max_th"))
+        cbr_interval = CBR_PACKET_BYTES * 8 / link.cbr_bps if link.cbr_bps else 0.0
+        return {
+            "experiment": name,
+            "seed": point.seed,
+            "queue": queue,
+            "queue_ns": QUEUES[queue][block["backend"]],
+            "buffer": buffer,
+            # ns-2.35's DropTail holds limit_ - 1 waiting packets, RED limit_: both hold `buffer`.
+            "queue_limit": buffer + 1 if queue == "DropTail" else buffer,
+            "rate_bps": round(link.bps),
+            "access_bps": round(link.access_bps),
+            "rtt_ms": round(link.rtt_s * 1000, 6),
+            "access_ms": round(link.access_s * 1000, 6),
+            "bottleneck_ms": round(link.bottleneck_s * 1000, 6),
+            "access_s": round(link.access_s, 9),
+            "bottleneck_s": round(link.bottleneck_s, 9),
+            "reverse_queue_pkts": OTHER_QUEUE_PKTS,
+            "loss": link.loss,
+            "flows": link.flows,
+            "cc_name": link.cc.label,
+            "tcp_agent": link.cc.agent,
+            "tcp_sink": link.cc.sink,
+            "tcp_settings": sorted(link.cc.settings.items()),
+            "linux_ca": link.cc.linux_ca,
+            "mss_bytes": link.mss,
+            "packet_bytes": link.packet_bytes,
+            "window_pkts": link.window_pkts,
+            "window_note": "auto: far above the BDP" if link.window_auto else "set by the user",
+            "initial_window_pkts": int(block["flows"]["initial_window_pkts"]),
+            "start_jitter_s": units.seconds(
+                str(block["flows"]["start_jitter"]), "start_jitter", True
+            ),
+            "red_min_th": round(min_th, 6),
+            "red_max_th": round(max_th, 6),
+            "red_q_weight": float(red["q_weight"]),
+            "red_linterm": round(1.0 / float(red["max_p"]), 6),
+            "cbr_fid": link.flows + 1,
+            "cbr_bytes": CBR_PACKET_BYTES,
+            "cbr_interval_s": round(cbr_interval, 9),
+            "web_rate": link.web_rate,
+            "duration_s": round(link.duration_s, 6),
+            "trace_file": self.stream,
+            "fingerprint": fingerprint(point, round(link.duration_s, 6)),
+            "packet_headers": list(PACKET_HEADERS),
+        }
+
+    def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
+        """The measurement window, the bottleneck and its rate, the flows and the queue's limit."""
+        link = scenario.read(block, "link")
+        buffer = int(point.get("buffer"))
+        return {
+            "t0": round(link.warmup_s, 6),
+            "t1": round(link.duration_s, 6),
+            "fingerprint": fingerprint(point, round(link.duration_s, 6)),
+            "link_from": LINK_FROM,
+            "link_to": LINK_TO,
+            "link_bps": round(link.bps),
+            "flows": link.flows,
+            "mss": link.mss,
+            "limit": buffer + 1,
+        }
+
+
+KIND = LinkExperiment()

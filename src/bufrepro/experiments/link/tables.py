@@ -1,0 +1,86 @@
+"""What the link kind can run: queues and congestion controls by backend (one line each)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+# Each queue the link's `queues` key accepts: its name in each backend that has it. A queue joins
+# the axis for a backend with one entry here (e.g. ns3's CoDel when that backend runs links).
+QUEUES: Mapping[str, Mapping[str, str]] = MappingProxyType(
+    {
+        "DropTail": {"ns2": "DropTail", "ns3": "ns3::FifoQueueDisc"},
+        "RED": {"ns2": "RED", "ns3": "ns3::RedQueueDisc"},
+        "CoDel": {"ns3": "ns3::CoDelQueueDisc"},
+        "PIE": {"ns3": "ns3::PieQueueDisc"},
+        "FQ-CoDel": {"ns3": "ns3::FqCoDelQueueDisc"},
+    }
+)
+# The backends the link kind can run on today (ns3 runs links once its scenario program does).
+RUNNABLE_BACKENDS = ("ns2",)
+
+
+class Cc:
+    """One congestion control in ns-2: sender and sink agents, per-agent settings, Linux CA."""
+
+    def __init__(
+        self,
+        label: str,
+        agent: str,
+        sink: str,
+        settings: Mapping[str, str] = MappingProxyType({}),
+        linux_ca: str = "",
+        header_bytes: int = 40,
+        beta: float | None = None,
+    ) -> None:
+        self.label, self.agent, self.sink = label, agent, sink
+        self.settings, self.linux_ca, self.header_bytes = settings, linux_ca, header_bytes
+        # The window's multiplicative decrease factor on a loss, where it is one number.
+        self.beta = beta
+
+
+# The `flows.cc` names on ns-2.35 (Debian's ns2): one-way senders with their sinks; CUBIC is
+# the Linux kernel's code in Agent/TCP/Linux (timestamps on: 10 B more header per packet);
+# HighSpeed is ns-2's windowOption_ 8 on the SACK sender (its decrease depends on the window).
+CCS_NS2: Mapping[str, Cc] = MappingProxyType(
+    {
+        "sack": Cc("SACK (Agent/TCP/Sack1)", "Sack1", "TCPSink/Sack1", beta=0.5),
+        "newreno": Cc("NewReno (Agent/TCP/Newreno)", "Newreno", "TCPSink", beta=0.5),
+        "reno": Cc("Reno (Agent/TCP/Reno)", "Reno", "TCPSink", beta=0.5),
+        "cubic": Cc(
+            "CUBIC (Agent/TCP/Linux, select_ca cubic)",
+            "Linux",
+            "TCPSink/Sack1",
+            linux_ca="cubic",
+            header_bytes=50,
+            beta=0.7,
+        ),
+        "highspeed": Cc(
+            "HighSpeed TCP (Agent/TCP/Sack1, windowOption_ 8)",
+            "Sack1",
+            "TCPSink/Sack1",
+            settings=MappingProxyType({"windowOption_": "8"}),
+        ),
+    }
+)
+CCS: Mapping[str, Mapping[str, Cc]] = MappingProxyType({"ns2": CCS_NS2})
+
+
+def queue_problem(queue: str, backend: str, where: str) -> str:
+    """Why `queue` cannot run on `backend` (naming the backends that have it), or ''."""
+    from bufrepro.kit.units import hint
+
+    if queue not in QUEUES:
+        return (
+            f"{where}: unknown queue {queue!r}{hint(queue, QUEUES)}; allowed: {', '.join(QUEUES)}"
+        )
+    if backend in QUEUES[queue]:
+        return ""
+    has = ", ".join(f"{b} ({name})" for b, name in QUEUES[queue].items())
+    runnable = ", ".join(q for q, b in QUEUES.items() if backend in b)
+    waiting = [b for b in QUEUES[queue] if b not in RUNNABLE_BACKENDS]
+    later = f"; the link kind does not run on {', '.join(waiting)} yet" if waiting else ""
+    return (
+        f"{where}: {queue} is not in backend {backend}; backend {has} has it{later}; "
+        f"{backend} has: {runnable}"
+    )

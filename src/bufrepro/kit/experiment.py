@@ -1,0 +1,78 @@
+"""The experiment interface: a named scenario with no published table, answered from its runs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from bufrepro.kit.grid import RunPoint
+from bufrepro.kit.study import Block
+
+# Where every experiment's runs, tables and figures live: results/experiments/<name>/.
+ROOT = "results/experiments"
+
+
+class Experiment:
+    """A kind of experiment (e.g. a user's link). Subclass it in `bufrepro.experiments.<kind>`
+    and expose `KIND`; a config names experiments of a kind under `experiments: {<name>: ...}`.
+
+    Unlike a Study it declares no published table: no diff, claims, coverage or readings stage
+    can be asked of it, because it has none of those methods. Its one axis is searched
+    (pipeline/experiments/search.py) for each value of `series` (e.g. the queue); it says what
+    one run is (params, parse_args) and what it expects of the answer (checks on its own inputs).
+    """
+
+    kind: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    backend: ClassVar[str] = "ns2"
+    backend_options: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    template: ClassVar[str] = ""
+    parser: ClassVar[str] = ""
+    stream: ClassVar[str] = "out.tr"
+    # The run's swept keys: the series (one curve each) and the searched axis.
+    series_key: ClassVar[str] = "queue"
+    axis_key: ClassVar[str] = "buffer"
+    path_labels: ClassVar[tuple[str, str]] = ("", "buf")
+    # Metrics every run must define (checked on aggregation).
+    required: ClassVar[tuple[str, ...]] = ()
+
+    def check(self, where: str, block: Block) -> list[str]:
+        """Config problems the schema cannot see, each naming its key (none by default)."""
+        return []
+
+    def series(self, block: Block) -> list[str]:
+        """The values of series_key (each searched on its own)."""
+        raise NotImplementedError(f"{self.kind}: series()")
+
+    def axis_range(self, block: Block) -> tuple[int, int]:
+        """The searched axis' lowest and highest value (integers)."""
+        raise NotImplementedError(f"{self.kind}: axis_range()")
+
+    def describe(self, block: Block) -> dict[str, Any]:
+        """The scenario's derived quantities as the answer prints them (units in the names)."""
+        return {}
+
+    def params(self, name: str, block: Block, point: RunPoint) -> dict[str, Any]:
+        """Template variables of one run (only validated numbers and enums)."""
+        raise NotImplementedError(f"{self.kind}: params()")
+
+    def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
+        """Parser variables of one run."""
+        raise NotImplementedError(f"{self.kind}: parse_args()")
+
+    def rules(self, block: Block) -> list[dict[str, Any]]:
+        """Rules of thumb on the axis from the block's own inputs: name, value, source, note."""
+        return []
+
+
+def run_points(
+    name: str, kind: Experiment, pairs: Sequence[tuple[str, int]], seeds: Sequence[int]
+) -> list[RunPoint]:
+    """The runs of (series value, axis value) pairs times seeds, under ROOT/<name>/runs/."""
+    keys = (kind.series_key, kind.axis_key)
+    return [
+        RunPoint(f"experiments/{name}", tuple(zip(keys, pair, strict=True)), s, kind.path_labels)
+        for pair in pairs
+        for s in seeds
+    ]

@@ -1,0 +1,112 @@
+"""The answer stage of an experiment: its tables, figures, answer text and page, in one job."""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from bufrepro.kit.templates import environment
+from bufrepro.pipeline.experiments import answer, plan, plots, text
+
+FIGURES = ("utilisation_delay", "delay_vs_throughput", "loss")
+CAPTIONS = Path("report/captions/experiments")
+
+
+def goal_text(within: float, delay: float | None, loss: float | None) -> str:
+    """What the recommendation asked for, in words."""
+    goal = f"smallest within {100 * within:g}% of the best utilisation"
+    if delay is not None:
+        goal += f", p95 queueing delay <= {delay:g} ms"
+    if loss is not None:
+        goal += f", queue drops <= {100 * loss:g}%"
+    return goal
+
+
+def _png(path: Path) -> str:
+    return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+
+
+def write_answer(cfg: Mapping[str, Any], name: str, template: Path, page: Path) -> str:
+    """Write tables/{runs,answer,rules,recommendation}.csv, figures/*.png, answer.txt and the
+    page; returns the answer's text."""
+    block = plan.block(cfg, name)
+    kind = plan.kind_of(cfg, name)
+    describe = kind.describe(block)
+    runs = answer.runs_frame(cfg, name)
+    table = answer.wide_table(runs, describe)
+    rules = answer.rules_frame(kind.rules(block), describe)
+    recs = answer.recommend(runs, block, describe)
+    within, delay, loss = answer.targets(block)
+    sets = answer.seed_sets(list(block["seeds"]))
+    goal = goal_text(within, delay, loss)
+    body = text.answer_text(describe, rules, recs, runs, within, goal, sets)
+    out = plan.folder(name)
+    tables = out / "tables"
+    tables.mkdir(parents=True, exist_ok=True)
+    runs.to_csv(tables / "runs.csv", index=False, float_format="%.6f")
+    table.to_csv(tables / "answer.csv", index=False, float_format="%.6f")
+    rules.to_csv(tables / "rules.csv", index=False, float_format="%.6f")
+    recs.to_csv(tables / "recommendation.csv", index=False, float_format="%.6f")
+    figures = out / "figures"
+    figures.mkdir(parents=True, exist_ok=True)
+    made = {
+        "utilisation_delay": plots.utilisation_delay(table, rules, recs),
+        "delay_vs_throughput": plots.delay_vs_throughput(table),
+        "loss": plots.loss(table, rules),
+    }
+    for fig_name, fig in made.items():
+        fig.savefig(figures / f"{fig_name}.png", dpi=110)
+    (out / "answer.txt").write_text(body, encoding="utf-8")
+    refine = json.loads(plan.refine_file(name).read_text(encoding="utf-8"))
+    page.parent.mkdir(parents=True, exist_ok=True)
+    html = (
+        environment(template.parent)
+        .get_template(template.name)
+        .render(
+            name=name,
+            title=kind.title,
+            answer=body,
+            describe=describe,
+            block_yaml=json.dumps(dict(block), indent=1, sort_keys=True),
+            columns=list(table.columns),
+            rows=_rounded(table),
+            rules=rules.to_dict("records"),
+            refine=refine,
+            figures=[
+                {
+                    "src": _png(figures / f"{f}.png"),
+                    "caption": (CAPTIONS / f"{f}.rst").read_text(encoding="utf-8"),
+                }
+                for f in FIGURES
+            ],
+            provenance=_provenance(runs, cfg, name),
+        )
+    )
+    page.write_text(html, encoding="utf-8")
+    return body
+
+
+def _rounded(table: pd.DataFrame) -> list[list[str]]:
+    """The wide table's cells as the page shows them (3 significant digits)."""
+    return [
+        [v if isinstance(v, str) else f"{v:.3g}" for v in row]
+        for row in table.itertuples(index=False)
+    ]
+
+
+def _provenance(runs: pd.DataFrame, cfg: Mapping[str, Any], name: str) -> dict[str, str]:
+    """The simulator as the runs recorded it, and how to rerun."""
+    first = plan.stage_points(cfg, name, "coarse")[0]
+    meta = json.loads((Path(first.run_dir) / "run.json").read_text(encoding="utf-8"))
+    return {
+        "simulator": f"ns {meta.get('ns_version', '?')} ({meta.get('ns_package', '?')}), "
+        f"{meta.get('ns_binary', '?')}",
+        "runs": str(len(runs)),
+        "rerun": f"snakemake --cores 2 --configfile experiments/{name}.yaml",
+        "one run": str(meta.get("command", "")),
+    }

@@ -1,0 +1,107 @@
+"""awk/link/link.awk on tiny hand-made bottleneck traces carrying the classic pitfalls."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+ENV = {**os.environ, "LC_ALL": "C", "AWKPATH": str(REPO / "awk" / "lib")}
+FP = "bufrepro experiments/t run=0 seed=1 end=10"
+# 1 Mbit/s: a 1000 B packet takes 8 ms on the wire. Window [1, 9] s, flows 1 and 2.
+ARGS = {
+    "t0": 1,
+    "t1": 9,
+    "fingerprint": FP,
+    "link_from": 0,
+    "link_to": 1,
+    "link_bps": 1e6,
+    "flows": 2,
+    "mss": 960,
+    "limit": 5,
+}
+
+
+def ev(e: str, t: float, fid: int, seq: int, uid: int, size: int = 1000) -> str:
+    return f"{e} {t} 0 1 tcp {size} ------- {fid} 3.0 2.0 {seq} {uid}"
+
+
+def parse(lines: list[str], **over: object) -> tuple[int, dict[str, str], str]:
+    args = {**ARGS, **over}
+    cmd = ["gawk", "-f", str(REPO / "awk" / "link" / "link.awk")]
+    for k, v in args.items():
+        cmd += ["-v", f"{k}={v}"]
+    proc = subprocess.run(
+        cmd,
+        input="".join(f"{x}\n" for x in lines),
+        capture_output=True,
+        text=True,
+        env=ENV,
+        check=False,
+    )
+    out = dict(line.split("\t") for line in proc.stdout.splitlines())
+    return proc.returncode, out, proc.stderr
+
+
+def packet(t: float, fid: int, seq: int, uid: int, wait: float = 0.0) -> list[str]:
+    """Enqueued at t, dequeued after `wait`, received 8 ms (transmission) + 10 ms later."""
+    return [
+        ev("+", t, fid, seq, uid),
+        ev("-", t + wait, fid, seq, uid),
+        ev("r", round(t + wait + 0.018, 6), fid, seq, uid),
+    ]
+
+
+def test_rates_delays_and_the_loss_split() -> None:
+    lines = [f"# {FP}"]
+    lines += packet(2.0, 1, 0, 1, wait=0.004)
+    lines += packet(3.0, 1, 0, 2, wait=0.002)  # a retransmission of seq 0: not goodput again
+    lines += packet(4.0, 2, 0, 3)
+    lines += [ev("d", 5.0, 1, 1, 4)]  # lost on the link: no "+" (the error model is at its head)
+    lines += [ev("+", 6.0, 2, 1, 5), ev("d", 6.0, 2, 1, 5)]  # dropped by the queue
+    lines += packet(0.5, 1, 9, 6)  # before the window: not counted
+    lines.sort(
+        key=lambda x: (x.startswith("#") is False, float(x.split()[1]) if x[0] != "#" else 0)
+    )
+    lines.append("# end")
+    rc, m, err = parse(lines)
+    assert rc == 0, err
+    assert m["acct_ok"] == "1"
+    assert float(m["throughput_mbps"]) == pytest.approx(3 * 8000 / 8 / 1e6)
+    assert float(m["flow1_tput_mbps"]) == pytest.approx(2 * 8000 / 8 / 1e6)
+    assert float(m["goodput_mbps"]) == pytest.approx(2 * 960 * 8 / 8 / 1e6)
+    assert m["arrivals"] == "5" and m["pkt_drops_link"] == "1" and m["pkt_drops_queue"] == "1"
+    assert float(m["link_loss_rate"]) == pytest.approx(0.2)
+    assert float(m["qdelay_ms_mean"]) == pytest.approx(2.0)  # (4 + 2 + 0) / 3 ms
+    assert float(m["qdelay_ms_p99"]) == pytest.approx(4.0)
+    jain = (2 + 1) ** 2 / (2 * (2**2 + 1**2))
+    assert float(m["jain_index"]) == pytest.approx(jain, abs=1e-6)
+
+
+def test_a_packet_on_the_window_edge_counts_in_part() -> None:
+    lines = [f"# {FP}", *packet(8.996, 1, 0, 1), "# end"]  # 4 of its 8 ms fall in the window
+    rc, m, err = parse(lines)
+    assert rc == 0, err
+    assert float(m["throughput_mbps"]) == pytest.approx(4000 / 8 / 1e6)
+
+
+@pytest.mark.parametrize(
+    ("lines", "why"),
+    [
+        ([f"# {FP}", *packet(2.0, 1, 0, 1)], "cut short"),
+        (
+            ["# bufrepro experiments/t run=1 seed=1 end=10", *packet(2.0, 1, 0, 1), "# end"],
+            "fingerprint",
+        ),
+        ([f"# {FP}", ev("r", 2.0, 1, 0, 1), "# end"], "without a dequeue"),
+        ([f"# {FP}", ev("-", 2.0, 1, 0, 1), "# end"], "without an enqueue"),
+        ([f"# {FP}", *[ev("+", 2.0, 1, i, i) for i in range(7)], "# end"], "the queue holds"),
+        ([f"# {FP}", "+ 2.0 3 4 tcp 1000 ------- 1 3.0 2.0 0 1", "# end"], "another link"),
+    ],
+)
+def test_broken_streams_fail(lines: list[str], why: str) -> None:
+    rc, m, err = parse(lines)
+    assert rc != 0 and "acct_ok" not in m and why in err, err

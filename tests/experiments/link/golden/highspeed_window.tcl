@@ -1,0 +1,92 @@
+
+# bufrepro: link experiment (rendered; do not edit by hand)
+# experiment=highspeed_window queue=DropTail buffer=8 seed=1
+# Hops each way: 2.0 ms access, 16.0 ms bottleneck, 2.0 ms access (base RTT 40.0 ms).
+remove-all-packet-headers
+add-packet-header IP TCP Flags RTP
+set ns [new Simulator]
+$defaultRNG seed 1
+
+# --- TCP: HighSpeed TCP (Agent/TCP/Sack1, windowOption_ 8), window_ 64 packets (set by the user) ---
+Agent/TCP set packetSize_ 1460
+Agent/TCP set window_ 64
+Agent/TCP set windowInit_ 10
+Agent/TCP set tcpTick_ 0.001
+Agent/TCP set ecn_ 0
+Agent/TCP set syn_ true
+Agent/TCP/Linux set timestamps_ true
+Agent/TCPSink/Sack1 set ts_echo_rfc1323_ true
+Agent/TCP/FullTcp set segsize_ 1460
+
+# --- RED parameters (used only when the bottleneck queue is RED) ---
+Queue/RED set thresh_ 2.0
+Queue/RED set maxthresh_ 6.0
+Queue/RED set q_weight_ 0.002
+Queue/RED set linterm_ 10.0
+Queue/RED set gentle_ true
+Queue/RED set setbit_ false
+Queue/RED set queue_in_bytes_ false
+Queue/RED set mean_pktsize_ 1500
+Queue/RED set bytes_ false
+
+# --- Topology: routers 0 and 1, sink node 2; sources 3, 4, ... ---
+set r1 [$ns node]
+set r2 [$ns node]
+set dst [$ns node]
+$ns simplex-link $r1 $r2 5000000 0.016 DropTail
+$ns queue-limit $r1 $r2 9
+$ns simplex-link $r2 $r1 5000000 0.016 DropTail
+$ns queue-limit $r2 $r1 100000
+$ns duplex-link $r2 $dst 50000000 0.002 DropTail
+$ns queue-limit $r2 $dst 100000
+$ns queue-limit $dst $r2 100000
+proc access {} {
+    global ns r1
+    set n [$ns node]
+    $ns duplex-link $n $r1 50000000 0.002 DropTail
+    $ns queue-limit $n $r1 100000
+    $ns queue-limit $r1 $n 100000
+    return $n
+}
+
+# --- Only the bottleneck queue is traced; its first line is the run's fingerprint ---
+set tf [open out.tr w]
+puts $tf "# bufrepro experiments/highspeed_window run=740ac6336669a327 seed=1 end=25.0"
+$ns trace-queue $r1 $r2 $tf
+
+# --- Random packet loss on the bottleneck (at the link's head: a 'd' with no '+') ---
+set em [new ErrorModel]
+$em unit pkt
+$em set rate_ 0.0
+$em ranvar [new RandomVariable/Uniform]
+$ns lossmodel $em $r1 $r2
+
+# --- 2 long-lived flows (FTP), flow ids 1..2, starts in [0, 1.0) s ---
+set startvar [new RandomVariable/Uniform]
+$startvar set min_ 0.0
+$startvar set max_ 1.0
+for {set i 1} {$i <= 2} {incr i} {
+    set src [access]
+    set tcp($i) [new Agent/TCP/Sack1]
+    $tcp($i) set fid_ $i
+    $tcp($i) set windowOption_ 8
+    $ns attach-agent $src $tcp($i)
+    set sink($i) [new Agent/TCPSink/Sack1]
+    $ns attach-agent $dst $sink($i)
+    $ns connect $tcp($i) $sink($i)
+    set ftp($i) [new Application/FTP]
+    $ftp($i) attach-agent $tcp($i)
+    $ns at [$startvar value] "$ftp($i) start"
+}
+
+proc finish {} {
+    global ns tf
+    $ns flush-trace
+    # The stream's last line: its parser fails a stream without it (cut short).
+    puts $tf "# end"
+    close $tf
+    puts "BUFREPRO_DONE [$ns now]"
+    exit 0
+}
+$ns at 25.0 "finish"
+$ns run

@@ -1,0 +1,72 @@
+"""First-principles checks of the link experiment, with the real ns-2 on small links."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+from link_helpers import config, fixed, link, searched
+
+from bufrepro.pipeline.experiments import plan, search
+
+pytestmark = pytest.mark.usefixtures("ns_available")
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+
+
+def test_one_flow_fills_the_link_from_the_bdp_and_falls_short_at_a_quarter() -> None:
+    cfg = config("one", link())  # 5 Mbit/s, 40 ms: BDP 16.7 packets of 1500 B
+    bdp = plan.kind_of(cfg, "one").describe(plan.block(cfg, "one"))["bdp_pkts"]
+    buffers = [round(bdp / 4), math.ceil(bdp), math.ceil(2 * bdp), math.ceil(3 * bdp)]
+    runs = fixed(cfg, "one", [("DropTail", b) for b in buffers])
+    util = runs.groupby("buffer")["link_utilisation"].mean()
+    assert (runs["link_utilisation"] <= 1).all()
+    for b in buffers[1:]:
+        assert util[b] >= 0.99, (b, util[b])
+    assert util[buffers[0]] < 0.92, util[buffers[0]]  # the classic single-flow shortfall
+    delay = runs.groupby("buffer")["qdelay_ms_mean"].mean()
+    assert delay[buffers[1]] < delay[buffers[2]] < delay[buffers[3]]
+
+
+def test_the_window_is_no_hidden_cap() -> None:
+    cfg = config("win", link())
+    block = plan.block(cfg, "win")
+    described = plan.kind_of(cfg, "win").describe(block)
+    assert described["window_auto"] and described["window_pkts"] >= 10 * described["bdp_pkts"]
+    buffer = math.ceil(2 * described["bdp_pkts"])
+    free = fixed(cfg, "win", [("DropTail", buffer)])["link_utilisation"].mean()
+    capped_cfg = config("capped", link(flows={"count": 1, "window": 8}))
+    capped = fixed(capped_cfg, "capped", [("DropTail", buffer)])["link_utilisation"].mean()
+    # A window of 8 packets on a 16.7-packet BDP caps the flow near 8 / 18 of the link.
+    assert free >= 0.99 and capped < 0.55, (free, capped)
+
+
+def test_the_knee_moves_down_as_flows_are_added() -> None:
+    # 20 Mbit/s, 40 ms: BDP 66.7 packets. Equal RTTs let DropTail synchronise the flows, so the
+    # knee moves down less than BDP/sqrt(n) says (1 flow: 55 packets, 16 flows: 47).
+    knees = {}
+    for n in (1, 16):
+        name = f"n{n}"
+        cfg = config(name, link(rate="20Mbit", flows={"count": n}))
+        _, recs = searched(cfg, name)
+        knees[n] = int(recs.iloc[0]["buffer_pkts"])
+    assert knees[16] < knees[1], knees
+
+
+def test_another_seed_set_moves_the_recommendation_by_at_most_one_step() -> None:
+    cfg = config("seeds", link(flows={"count": 4}, seeds=[1, 2, 3, 4]))
+    runs, recs = searched(cfg, "seeds")
+    for rec in recs.to_dict("records"):
+        tested = sorted(int(b) for b in runs[runs["queue"] == rec["queue"]]["buffer"].unique())
+        assert search.steps_apart(tested, rec["set_a_pkts"], rec["set_b_pkts"]) <= 1, rec
+
+
+def test_utilisation_never_exceeds_one_under_loss_and_red() -> None:
+    cfg = config("red", link(flows={"count": 3}, loss="1%", queues=["DropTail", "RED"]))
+    runs = fixed(cfg, "red", [("DropTail", 3), ("RED", 3), ("RED", 30)])
+    assert (runs["link_utilisation"] <= 1).all()
+    assert (runs["link_loss_rate"] > 0.005).all() and (runs["link_loss_rate"] < 0.02).all()
