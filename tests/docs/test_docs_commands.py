@@ -75,6 +75,12 @@ def steps(words: list[str], mode: str) -> list[Step]:
             i = args.index("--report")
             args = args[:i] + args[i + 2 :]
         return [Step([PY, "-m", "snakemake", *args, "-n"])]
+    if prog == "bufrepro":  # the console script: a dry run writes and checks the config only
+        if mode == "run":
+            return [Step([str(Path(VENV_BIN) / "bufrepro"), *args])]
+        if args[:1] == ["advise"]:
+            return [Step([str(Path(VENV_BIN) / "bufrepro"), *args, "--no-run"])]
+        return [Step([str(Path(VENV_BIN) / "bufrepro"), *leading(args), "--help"], flags=flags_of(args))]
     if prog in ("pytest", "mkdocs"):
         if mode == "run":
             return [Step([PY, "-m", prog, *args], in_repo=prog == "pytest")]
@@ -197,8 +203,9 @@ def test_documented_command_runs(case: Case, work: Path) -> None:
         ["snakemake", "--cores", "1", "no_such_rule"],  # a renamed rule
         ["snakemake", "--configfile", "config/quick2.yaml"],  # a renamed config file
         ["docker", "run", "bufrepro"],  # a command with no known dry run
+        ["bufrepro", "advise", "--rate", "10Mb", "--rtt", "40ms"],  # a unit the advisor refuses
     ],
-    ids=["script", "flag", "rule", "configfile", "untestable"],
+    ids=["script", "flag", "rule", "configfile", "untestable", "advise-unit"],
 )
 def test_a_stale_command_fails(words: list[str], work: Path) -> None:
     assert check(words, "dry-run", work)

@@ -23,6 +23,8 @@ GENERATED = (
     ".snakemake/",
     "site/",
     "out/",
+    "experiments/",
+    "report/experiments/",
 )
 # ns-2's OTcl class names look like paths.
 NS2_CLASSES = ("Agent/", "Queue/", "Application/", "ErrorModel/", "Trace/")
