@@ -12,24 +12,27 @@ from bufrepro.backends.base import RunFailed, execute
 from bufrepro.pipeline import plan
 
 
-def run_batch(cfg: Mapping[str, Any], name: str, batch: str, manifest: Path) -> int:
+def run_batch(
+    cfg: Mapping[str, Any], name: str, batch: str, manifest: Path, backend: str = ""
+) -> int:
     """Run every run of the batch not yet current; write the manifest when all succeeded.
 
     A failed run does not stop the others (their results are kept); the job then fails, naming
     each failed run and the command that reproduces it. Returns the number of runs made.
+    `backend`: one of the study's other simulators (plan.other_simulators); default its own.
     """
     study = registry.get(name)
     index = plan.batch_index(batch)
-    all_batches = plan.batches(cfg, name)
+    all_batches = plan.batches(cfg, name, backend)
     if index >= len(all_batches):
         raise ValueError(f"{name} has {len(all_batches)} batches; there is no {batch}")
-    backend = backends.get(study.backend, cfg)
+    simulator = backends.get(backend or study.backend, cfg)
     rows, failures, made = [], [], 0
     for point in all_batches[index]:
         spec = plan.spec(cfg, point)
         start = time.monotonic()
         try:
-            status = execute(backend, spec, bool(cfg.get("keep_traces", False)))
+            status = execute(simulator, spec, bool(cfg.get("keep_traces", False)))
         except (RunFailed, OSError) as err:
             failures.append(str(err))
             print(f"FAILED {point.run_dir}: {err}", flush=True)
