@@ -32,6 +32,13 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--config", required=True, help="the validated config (YAML)")
         p.add_argument("--study", required=True)
     run.add_argument("--batch", required=True)
+    for p in (run,):
+        p.add_argument("--backend", default="", help="a further simulator of the study (ns3)")
+    cross = sub.add_parser("cross-sim", help="a study's cross-simulator tables")
+    cross.add_argument("--config", required=True, help="the validated config (YAML)")
+    cross.add_argument("--study", required=True)
+    cross.add_argument("--backend", required=True, help="the simulator beside the study's own")
+    cross.add_argument("--tables", required=True, help="where cross_sim*.csv go")
     run.add_argument("--manifest", required=True)
     agg.add_argument("--provenance", required=True)
     agg.add_argument("manifests", nargs="+", help="the study's batch manifests")
@@ -195,8 +202,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.command == "run-batch":
         from bufrepro.pipeline import batch
 
-        made = batch.run_batch(cfg, args.study, args.batch, Path(args.manifest))
+        made = batch.run_batch(cfg, args.study, args.batch, Path(args.manifest), args.backend)
         print(f"{args.study} {args.batch}: {made} runs made")
+    elif args.command == "cross-sim":
+        from bufrepro.pipeline import crosssim
+
+        bad = crosssim.write(cfg, args.study, args.backend, Path("results"), Path(args.tables))
+        print(f"{args.study}: {bad} cell-metrics disagree between the simulators")
     elif args.command == "aggregate":
         from bufrepro.pipeline import aggregate
 

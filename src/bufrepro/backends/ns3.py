@@ -118,8 +118,11 @@ class Ns3:
         return float(match.group(1)) if match else None
 
     def requires(self, options: Mapping[str, str]) -> list[str]:
-        """The build record: the programs are built before any run."""
-        return [str(self.prefix / BUILD_RECORD)]
+        """The build record: the programs are built before any run (relative when in the repo)."""
+        record = self.prefix / BUILD_RECORD
+        if record.is_relative_to(REPO_ROOT):
+            return [str(record.relative_to(REPO_ROOT))]
+        return [str(record)]
 
 
 def make(settings: Mapping[str, Any]) -> Ns3:
