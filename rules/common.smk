@@ -134,7 +134,9 @@ def cross_sim_files(study):
     """The cross-simulator tables of a study run on further simulators (none otherwise)."""
     if not OTHER_SIMULATORS[study]:
         return []
-    return [f"results/{study}/tables/{t}.csv" for t in ("cross_sim", "cross_sim_counts")]
+    return [
+        f"results/{study}/tables/{t}.csv" for t in ("cross_sim", "cross_sim_counts")
+    ]
 
 
 def final_outputs():

@@ -9,7 +9,6 @@ from typing import Any
 
 from bufrepro.backends.base import Backend
 
-
 # Modules of this package that are not backends: the interface and the run steps, and helpers
 # of the ns-2 scenarios' streams.
 NOT_BACKENDS = ("base", "fingerprint", "tally")

@@ -10,8 +10,9 @@ import pandas as pd
 WITHIN_FRAC = 0.10
 
 
-def agreement(a_mean: float, a_low: float, a_high: float, b_mean: float, b_low: float,
-              b_high: float) -> str:
+def agreement(
+    a_mean: float, a_low: float, a_high: float, b_mean: float, b_low: float, b_high: float
+) -> str:
     """How two results agree: "overlap" (95 % intervals overlap), "within 10%" (means), or ""."""
     if max(a_low, b_low) <= min(a_high, b_high):
         return "overlap"
@@ -40,7 +41,8 @@ def table(
     both = left.merge(right, on=[*keys, "metric"], suffixes=(f"_{a}", f"_{b}"))
     both = both.rename(columns={f"{c}_{s}": f"{s}_{c}" for c in cols for s in names})
     both["ratio"] = [
-        (y / x) if x else float("nan") for x, y in zip(both[f"{a}_mean"], both[f"{b}_mean"], strict=True)
+        (y / x) if x else float("nan")
+        for x, y in zip(both[f"{a}_mean"], both[f"{b}_mean"], strict=True)
     ]
     both["how"] = [
         agreement(*(row[f"{s}_{c}"] for s in names for c in cols)) for _, row in both.iterrows()
@@ -61,7 +63,12 @@ def counts(cross: pd.DataFrame, study: str, metrics: Sequence[str]) -> pd.DataFr
             continue
         agree = int(part["agree"].sum())
         rows.append(
-            {"study": study, "metric": metric, "cells": len(part), "agree": agree,
-             "disagree": len(part) - agree}
+            {
+                "study": study,
+                "metric": metric,
+                "cells": len(part),
+                "agree": agree,
+                "disagree": len(part) - agree,
+            }
         )
     return pd.DataFrame(rows, columns=["study", "metric", "cells", "agree", "disagree"])

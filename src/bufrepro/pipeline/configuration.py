@@ -78,7 +78,9 @@ def _simulator_problems(cfg: Mapping[str, Any]) -> list[str]:
     chosen = cfg.get("simulators", {})
     for name in chosen:
         if name not in registry.names():
-            problems.append(f"config key simulators.{name}: no such study; allowed: {registry.names()}")
+            problems.append(
+                f"config key simulators.{name}: no such study; allowed: {registry.names()}"
+            )
     for name in cfg["studies"]:
         study = registry.get(name)
         sims = list(chosen.get(name) or [study.backend])

@@ -165,7 +165,9 @@ class Dumbbell(Study):
         """dumbbell.awk's variables for the ns-3 program's text trace."""
         from bufrepro.studies.dumbbell import ns3
 
-        return ns3.parse_args(block, point, self.parse_args({**block, "trace_level": "full"}, point))
+        return ns3.parse_args(
+            block, point, self.parse_args({**block, "trace_level": "full"}, point)
+        )
 
     def backend_check(self, block: Block, backend: str) -> list[str]:
         """What the ns-3 program cannot run (HTTP, a buffer of fewer than 2 waiting packets)."""

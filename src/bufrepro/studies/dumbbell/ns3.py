@@ -11,7 +11,13 @@ from bufrepro.studies.dumbbell import params as run_params
 
 PROGRAM = "dumbbell"
 # The program's --queue words for the config's queue names.
-QUEUES = {"DropTail": "DropTail", "RED": "RED", "CoDel": "CoDel", "PIE": "PIE", "FQ-CoDel": "FqCoDel"}
+QUEUES = {
+    "DropTail": "DropTail",
+    "RED": "RED",
+    "CoDel": "CoDel",
+    "PIE": "PIE",
+    "FQ-CoDel": "FqCoDel",
+}
 # Header bytes in a TCP data packet's trace size: IP 20 + TCP 20 (no options: timestamps off)
 # + PPP's 2 (the stream's sizes are the bytes the link serialises).
 TCP_HDR_BYTES = 42
