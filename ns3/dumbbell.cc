@@ -252,6 +252,14 @@ OnRx(int a, int b, Ptr<const Packet> p)
     Event('r', a, b, IdOf(p));
 }
 
+// A packet lost to the error model at a link's receiver (errorAt tail): dropped after it
+// crossed the link.
+void
+OnRxDrop(int a, int b, Ptr<const Packet> p)
+{
+    Event('d', a, b, IdOf(p));
+}
+
 // A packet lost to the error model at the head of the bottleneck (errorAt head): it arrived
 // at router 4 and is dropped before it enters 4 -> 5's queue, as ns-2's lossmodel drops it.
 void
@@ -583,7 +591,8 @@ main(int argc, char* argv[])
                 }
                 else
                 {
-                    rx->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(&OnRx, a, b));
+                    rx->TraceConnectWithoutContext("PhyRxDrop",
+                                                   MakeBoundCallback(&OnRxDrop, a, b));
                 }
             }
         }

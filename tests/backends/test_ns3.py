@@ -131,3 +131,13 @@ def test_missing_library_names_the_packages(monkeypatch: pytest.MonkeyPatch) -> 
         configuration.validate(raw)
     assert "simulators.dumbbell: ns3 cannot run here" in str(err.value)
     assert "apt-get install -y libns3-dev libgsl-dev" in str(err.value)
+
+
+@pytest.mark.usefixtures("built")
+def test_error_model_at_head_or_tail_drops_on_the_link(tmp_path: Path) -> None:
+    """Both positions' losses count as link drops; only at the tail did they use the link."""
+    for where in ("head", "tail"):
+        cfg = _cfg(grid={"plr": [0.05]}, ns3={"error_model_at": where})
+        run_dir = _run(cfg, _point(cfg, "DropTail", 5), tmp_path / where)
+        row = tables.read_run(run_dir)
+        assert row["tcp_drops_link"] > 0, where
