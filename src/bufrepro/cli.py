@@ -61,6 +61,11 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--studies", default="", help="comma-separated (default: every study)")
     bench.add_argument("--runs", type=int, default=10, help="sampled runs per study")
     bench.add_argument("--workflow", action="store_true", help="also time the whole workflow")
+    bench.add_argument(
+        "--simulators",
+        action="store_true",
+        help="each study's further simulators (ns3): stream off, and against ns2, per cell",
+    )
     bench.add_argument("--cores", type=int, default=2)
     bench.add_argument("--work", default="", help="scratch folder (default: a temporary one)")
     bench.add_argument(
@@ -159,7 +164,11 @@ def _bench(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="bufrepro-bench-") as tmp:
         work = Path(args.work or tmp)
         print(f"[bench] profile {args.profile!r}, {args.runs} sampled runs per study")
-        if args.runs > 0:
+        if args.simulators:
+            from bufrepro.pipeline import bench_sims
+
+            print(bench_sims.report(args.profile, names, work / "sims"), flush=True)
+        elif args.runs > 0:
             print(bench.report_runs(cfg, names, args.runs, work / "runs"), flush=True)
         if args.workflow:
             extra = ["--config", f"studies=[{','.join(names)}]"]

@@ -9,6 +9,7 @@ import subprocess
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from bufrepro.backends.base import RunSpec
@@ -81,6 +82,8 @@ class Ns3:
     """ns-3 (Debian's libns3-dev): one built program per scenario, its stream the ns-2 trace."""
 
     name = "ns3"
+    # The program's arguments that switch its stream off (the benchmark's floor).
+    untraced: Mapping[str, str] = MappingProxyType({"trace": "none"})
 
     def __init__(self, settings: Mapping[str, Any]) -> None:
         self.prefix = prefix(settings)
