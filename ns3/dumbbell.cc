@@ -467,14 +467,18 @@ main(int argc, char* argv[])
                                   "Target", StringValue(std::to_string(codelTargetMs) + "ms"),
                                   "Interval", StringValue(std::to_string(codelIntervalMs) + "ms"),
                                   "Flows", UintegerValue(fqFlows),
-                                  "Quantum", UintegerValue(fqQuantum),
                                   "UseEcn", BooleanValue(false));
         }
         else
         {
             disc.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", QueueSizeValue(QueueSize(lim)));
         }
-        disc.Install(dev.Get(0));
+        QueueDiscContainer root = disc.Install(dev.Get(0));
+        if (discAB == "FqCoDel")
+        {
+            // FQ-CoDel's quantum is no attribute in ns-3.37: set on the installed disc.
+            DynamicCast<FqCoDelQueueDisc>(root.Get(0))->SetQuantum(fqQuantum);
+        }
         // Addresses only after the discs: Assign would otherwise install the default FqCoDel.
         std::string net = "10.0." + std::to_string(links.size() + 1) + ".0";
         addr.SetBase(net.c_str(), "255.255.255.0");

@@ -397,7 +397,6 @@ main(int argc, char* argv[])
                             "Target", StringValue(std::to_string(codelTargetMs) + "ms"),
                             "Interval", StringValue(std::to_string(codelIntervalMs) + "ms"),
                             "Flows", UintegerValue(fqFlows),
-                            "Quantum", UintegerValue(fqQuantum),
                             "UseEcn", BooleanValue(false));
     }
     else
@@ -416,6 +415,11 @@ main(int argc, char* argv[])
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
     Ptr<QueueDisc> q =
         nodes.Get(0)->GetObject<TrafficControlLayer>()->GetRootQueueDiscOnDevice(bneck.Get(0));
+    if (queue == "FqCoDel" && q)
+    {
+        // FQ-CoDel's quantum is no attribute in ns-3.37: set on the installed disc.
+        DynamicCast<FqCoDelQueueDisc>(q)->SetQuantum(fqQuantum);
+    }
     std::string want = queue == "RED"       ? "ns3::RedQueueDisc"
                        : queue == "CoDel"   ? "ns3::CoDelQueueDisc"
                        : queue == "PIE"     ? "ns3::PieQueueDisc"
