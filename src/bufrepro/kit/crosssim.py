@@ -8,18 +8,26 @@ import pandas as pd
 
 # Two means "agree" when their intervals overlap or they are within this fraction of each other.
 WITHIN_FRAC = 0.10
+# Fewer seeds a side than this: its t interval (1 degree of freedom: +-12.7 sd) says too little
+# for an overlap to count; only means within WITHIN_FRAC agree, and other cells are undecided.
+MIN_SEEDS = 3
+AGREE = ("overlap", "within 10%")
 
 
 def agreement(
-    a_mean: float, a_low: float, a_high: float, b_mean: float, b_low: float, b_high: float
+    a: tuple[float, float, float], b: tuple[float, float, float], n: int = MIN_SEEDS
 ) -> str:
-    """How two results agree: "overlap" (95 % intervals overlap), "within 10%" (means), or ""."""
-    if max(a_low, b_low) <= min(a_high, b_high):
-        return "overlap"
-    scale = max(abs(a_mean), abs(b_mean))
-    if scale == 0 or abs(a_mean - b_mean) <= WITHIN_FRAC * scale:
+    """How two results (mean, ci_low, ci_high) over n seeds (the fewer side's) compare:
+    "within 10%" (means), "overlap" (95 % intervals, n >= MIN_SEEDS), "differ", or "too few
+    seeds" (n < MIN_SEEDS and the means more than 10 % apart)."""
+    scale = max(abs(a[0]), abs(b[0]))
+    if scale == 0 or abs(a[0] - b[0]) <= WITHIN_FRAC * scale:
         return "within 10%"
-    return ""
+    if n < MIN_SEEDS:
+        return "too few seeds"
+    if max(a[1], b[1]) <= min(a[2], b[2]):
+        return "overlap"
+    return "differ"
 
 
 def table(
@@ -29,13 +37,14 @@ def table(
     metrics: Sequence[str],
     names: tuple[str, str],
 ) -> pd.DataFrame:
-    """keys..., metric, <a>_mean, <a>_ci_low, <a>_ci_high, <b>_..., ratio (b / a), agree, how.
+    """keys..., metric, <a>_n, <a>_mean, <a>_ci_low, <a>_ci_high, <b>_..., ratio (b / a), how,
+    agree (how is "overlap" or "within 10%").
 
     `first` and `second` are two simulators' summary tables (kit.stats.summarise); only cells
     and metrics both have are compared.
     """
     a, b = names
-    cols = ["mean", "ci_low", "ci_high"]
+    cols = ["n", "mean", "ci_low", "ci_high"]
     left = first[first["metric"].isin(metrics)][[*keys, "metric", *cols]]
     right = second[second["metric"].isin(metrics)][[*keys, "metric", *cols]]
     both = left.merge(right, on=[*keys, "metric"], suffixes=(f"_{a}", f"_{b}"))
@@ -44,10 +53,16 @@ def table(
         (y / x) if x else float("nan")
         for x, y in zip(both[f"{a}_mean"], both[f"{b}_mean"], strict=True)
     ]
+    trio = ("mean", "ci_low", "ci_high")
     both["how"] = [
-        agreement(*(row[f"{s}_{c}"] for s in names for c in cols)) for _, row in both.iterrows()
+        agreement(
+            tuple(row[f"{a}_{c}"] for c in trio),
+            tuple(row[f"{b}_{c}"] for c in trio),
+            int(min(row[f"{a}_n"], row[f"{b}_n"])),
+        )
+        for _, row in both.iterrows()
     ]
-    both["agree"] = both["how"] != ""
+    both["agree"] = both["how"].isin(AGREE)
     order = {m: i for i, m in enumerate(metrics)}
     both["_m"] = both["metric"].map(order)
     both = both.sort_values([*keys, "_m"], kind="mergesort").drop(columns="_m")
@@ -55,20 +70,23 @@ def table(
 
 
 def counts(cross: pd.DataFrame, study: str, metrics: Sequence[str]) -> pd.DataFrame:
-    """Per metric: cells compared, how many agree, how many do not (the summary's counts)."""
+    """Per metric: cells compared, how many agree, differ, and are undecided (too few seeds)."""
     rows = []
     for metric in metrics:
         part = cross[cross["metric"] == metric]
         if part.empty:
             continue
         agree = int(part["agree"].sum())
+        undecided = int((part["how"] == "too few seeds").sum())
         rows.append(
             {
                 "study": study,
                 "metric": metric,
                 "cells": len(part),
                 "agree": agree,
-                "disagree": len(part) - agree,
+                "disagree": len(part) - agree - undecided,
+                "undecided": undecided,
             }
         )
-    return pd.DataFrame(rows, columns=["study", "metric", "cells", "agree", "disagree"])
+    columns = ["study", "metric", "cells", "agree", "disagree", "undecided"]
+    return pd.DataFrame(rows, columns=columns)

@@ -13,9 +13,10 @@ from bufrepro.kit import crosssim
 
 
 def write(cfg: Mapping[str, Any], name: str, other: str, results: Path, out_dir: Path) -> int:
-    """cross_sim.csv and cross_sim_counts.csv of study `name` against backend `other`; returns
-    the number of disagreements. The study's own summary is results/<name>/tables/summary.csv,
-    the other's results/<name>/<other>/tables/summary.csv; the metrics are its report_metrics."""
+    """cross_sim.csv and cross_sim_counts.csv of study `name` against backend `other`;
+    returns the number of disagreements (undecided cells, from too few seeds, not counted).
+    The study's own summary is results/<name>/tables/summary.csv, the other's
+    results/<name>/<other>/tables/summary.csv; the metrics are its report_metrics."""
     study = registry.get(name)
     own = pd.read_csv(results / name / "tables" / "summary.csv")
     theirs = pd.read_csv(results / name / other / "tables" / "summary.csv")
