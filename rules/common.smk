@@ -135,7 +135,8 @@ def cross_sim_files(study):
     if not OTHER_SIMULATORS[study]:
         return []
     return [
-        f"results/{study}/tables/{t}.csv" for t in ("cross_sim", "cross_sim_counts")
+        f"results/{study}/tables/{t}.csv"
+        for t in ("cross_sim", "cross_sim_counts", "cross_sim_published")
     ]
 
 

@@ -56,6 +56,7 @@ for _study in STUDIES:
             input:
                 config=f"results/{_study}/config.yaml",
                 own=f"results/{_study}/tables/summary.csv",
+                diff=f"results/{_study}/tables/diff.csv",
                 other=[
                     f"results/{_study}/{b}/tables/summary.csv"
                     for b in OTHER_SIMULATORS[_study]
@@ -63,6 +64,7 @@ for _study in STUDIES:
             output:
                 cross=f"results/{_study}/tables/cross_sim.csv",
                 counts=f"results/{_study}/tables/cross_sim_counts.csv",
+                published=f"results/{_study}/tables/cross_sim_published.csv",
             log:
                 f"results/{_study}/logs/compare_simulators.log",
             localrule: True

@@ -10,6 +10,7 @@ import pandas as pd
 
 from bufrepro import registry
 from bufrepro.kit import crosssim
+from bufrepro.pipeline import compare
 
 
 def write(cfg: Mapping[str, Any], name: str, other: str, results: Path, out_dir: Path) -> int:
@@ -26,4 +27,32 @@ def write(cfg: Mapping[str, Any], name: str, other: str, results: Path, out_dir:
     cross.to_csv(out_dir / "cross_sim.csv", index=False, float_format="%.6f")
     counted = crosssim.counts(cross, name, metrics)
     counted.to_csv(out_dir / "cross_sim_counts.csv", index=False)
+    gap = published_gap(cfg, name, other, results)
+    gap.to_csv(out_dir / "cross_sim_published.csv", index=False, float_format="%.4f")
     return int(counted["disagree"].sum()) if len(counted) else 0
+
+
+def published_gap(cfg: Mapping[str, Any], name: str, other: str, results: Path) -> pd.DataFrame:
+    """Per simulator, the study's diff against its published tables summarised: rows with a
+    value of ours, the median |relative difference| and the share within 25 % - does the gap
+    persist on the other simulator? (Its runs and summary replace the study's own; every other
+    input, e.g. a study's own-rule tables, stays the study's own simulator's.)"""
+    study = registry.get(name)
+    own_dir = results / name / "tables"
+    rows = []
+    for sim, where in ((study.backend, own_dir), (other, results / name / other / "tables")):
+        tables = compare.inputs(cfg, name, own_dir)
+        tables.update({t: pd.read_csv(where / f"{t}.csv") for t in ("runs", "summary")})
+        diff = study.diff(cfg[name], tables)
+        values = diff["rel_diff"] if "rel_diff" in diff else pd.Series(dtype=float)
+        rel = pd.to_numeric(values, errors="coerce").abs().dropna()
+        rows.append(
+            {
+                "study": name,
+                "simulator": sim,
+                "rows": len(rel),
+                "median_abs_rel_diff": float(rel.median()) if len(rel) else float("nan"),
+                "within_25pct": float((rel <= 0.25).mean()) if len(rel) else float("nan"),
+            }
+        )
+    return pd.DataFrame(rows)

@@ -79,7 +79,7 @@ def reproduced_table(study: str, tables: Path) -> str:
 
 
 # The cross-simulator tables of a study run on further simulators (config key simulators).
-CROSS_SIM_TABLES = ("cross_sim_counts", "cross_sim")
+CROSS_SIM_TABLES = ("cross_sim_counts", "cross_sim_published", "cross_sim")
 
 
 def shown_table(study: str, name: str, tables: Path, cfg: Mapping[str, Any]) -> dict[str, Any]:
