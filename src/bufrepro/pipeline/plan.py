@@ -108,7 +108,9 @@ def digest(cfg: Mapping[str, Any], points: Sequence[RunPoint]) -> str:
     if not points:
         return "empty"
     block = cfg[points[0].study]
-    settings = {k: cfg.get(k) for k in ("ns_binary", "ns2_prefix", "keep_traces", "ns3_prefix")}
+    settings = {k: cfg.get(k) for k in ("ns_binary", "ns2_prefix", "keep_traces")}
+    if points[0].backend:  # a further simulator's batch (the study's own keep their digests)
+        settings.update(backend=points[0].backend, ns3_prefix=cfg.get("ns3_prefix"))
     h = hashlib.sha256(json.dumps([settings, block], sort_keys=True, default=str).encode())
     for p in points:
         h.update(p.run_dir.encode())
