@@ -1,5 +1,4 @@
-"""Benchmark of a study's further simulators: a run against its program with the stream off,
-and against the study's own simulator on the same cell (CPU seconds, one seed per cell)."""
+"""Benchmark of further simulators: a run against its stream off and against the study's own."""
 
 from __future__ import annotations
 
