@@ -27,9 +27,10 @@ def test_table_and_counts() -> None:
     b = _summary([(5, "x", 10.5, 10, 11), (5, "y", 2, 1.9, 2.1)])
     cross = crosssim.table(a, b, ["buffer"], ["x", "y"], ("ns2", "ns3"))
     assert list(cross.columns[:4]) == ["buffer", "metric", "ns2_n", "ns2_mean"]
-    assert len(cross) == 2  # cell 9 only on one side: not compared
-    assert list(cross["agree"]) == [True, False]
-    assert cross["ratio"].tolist() == [1.05, 2.0]
+    assert len(cross) == 3  # cell 9 only on one side: listed, not compared
+    assert list(cross["how"]) == ["within 10%", "differ", "ns2 only"]
+    assert list(cross["agree"]) == [True, False, False]
+    assert cross["ratio"].tolist()[:2] == [1.05, 2.0]
     counts = crosssim.counts(cross, "s", ["x", "y"])
     assert counts.to_dict("records") == [
         {"study": "s", "metric": "x", "cells": 1, "agree": 1, "disagree": 0, "undecided": 0},

@@ -40,14 +40,14 @@ def table(
     """keys..., metric, <a>_n, <a>_mean, <a>_ci_low, <a>_ci_high, <b>_..., ratio (b / a), how,
     agree (how is "overlap" or "within 10%").
 
-    `first` and `second` are two simulators' summary tables (kit.stats.summarise); only cells
-    and metrics both have are compared.
+    `first` and `second` are two simulators' summary tables (kit.stats.summarise); a cell only
+    one has (e.g. a queue only ns-3 runs) is listed with how "<simulator> only", never agreeing.
     """
     a, b = names
     cols = ["n", "mean", "ci_low", "ci_high"]
     left = first[first["metric"].isin(metrics)][[*keys, "metric", *cols]]
     right = second[second["metric"].isin(metrics)][[*keys, "metric", *cols]]
-    both = left.merge(right, on=[*keys, "metric"], suffixes=(f"_{a}", f"_{b}"))
+    both = left.merge(right, on=[*keys, "metric"], how="outer", suffixes=(f"_{a}", f"_{b}"))
     both = both.rename(columns={f"{c}_{s}": f"{s}_{c}" for c in cols for s in names})
     both["ratio"] = [
         (y / x) if x else float("nan")
@@ -55,7 +55,11 @@ def table(
     ]
     trio = ("mean", "ci_low", "ci_high")
     both["how"] = [
-        agreement(
+        f"{b} only"
+        if pd.isna(row[f"{a}_mean"])
+        else f"{a} only"
+        if pd.isna(row[f"{b}_mean"])
+        else agreement(
             tuple(row[f"{a}_{c}"] for c in trio),
             tuple(row[f"{b}_{c}"] for c in trio),
             int(min(row[f"{a}_n"], row[f"{b}_n"])),
@@ -73,7 +77,7 @@ def counts(cross: pd.DataFrame, study: str, metrics: Sequence[str]) -> pd.DataFr
     """Per metric: cells compared, how many agree, differ, and are undecided (too few seeds)."""
     rows = []
     for metric in metrics:
-        part = cross[cross["metric"] == metric]
+        part = cross[(cross["metric"] == metric) & ~cross["how"].str.endswith(" only")]
         if part.empty:
             continue
         agree = int(part["agree"].sum())

@@ -10,6 +10,7 @@ from bufrepro import backends, registry
 from bufrepro.kit import configs
 from bufrepro.kit.configs import ConfigError
 from bufrepro.kit.paths import REPO_ROOT
+from bufrepro.pipeline import plan
 
 CONFIG_DIR = REPO_ROOT / "config"
 SCHEMA_PATH = CONFIG_DIR / "config.schema.yaml"
@@ -95,23 +96,37 @@ def _simulator_problems(cfg: Mapping[str, Any]) -> list[str]:
                 f"config key simulators.{name}: must include {study.backend}, the study's own "
                 f"backend (its published comparison); allowed: {allowed}"
             )
-        block = cfg[name]
+        queues = cfg.get("simulator_queues", {}).get(name, {})
+        problems += [
+            f"config key simulator_queues.{name}.{b}: "
+            + (
+                f"{b} is the study's own backend, whose queues are config key {name}.grid.queue"
+                if b == study.backend
+                else f"{b} is not one of the study's simulators (simulators.{name}: {sims})"
+            )
+            for b in queues
+            if b not in sims or b == study.backend
+        ]
         for b in (b for b in sims if b in allowed):
-            problems += _backend_problems(name, block, b, allowed)
+            block = plan.simulator_block(cfg, name, b) if b != study.backend else cfg[name]
+            problems += _backend_problems(name, block, b, allowed, queues.get(b))
             problems += study.backend_check(block, b)
     return problems
 
 
-def _backend_problems(name: str, block: Mapping[str, Any], b: str, sims: list[str]) -> list[str]:
+def _backend_problems(
+    name: str, block: Mapping[str, Any], b: str, sims: list[str], own_queues: Any = None
+) -> list[str]:
     """The grid's queues against what backend b implements; b installed here."""
     problems = []
     have = backends.queues(b)
     grid = block.get("grid")
+    key = f"simulator_queues.{name}.{b}" if own_queues else f"{name}.grid.queue"
     for queue in grid.get("queue", []) if isinstance(grid, Mapping) else []:
         if have and queue not in have:
             others = [o for o in backends.names() if queue in backends.queues(o)]
             problems.append(
-                f"config key {name}.grid.queue: {queue} is not available on the {b} backend "
+                f"config key {key}: {queue} is not available on the {b} backend "
                 f"(allowed: {', '.join(have)}); {', '.join(others) or 'no backend'} has it "
                 f"(config key simulators.{name}, allowed: {sims})"
             )

@@ -39,10 +39,15 @@ def published_gap(cfg: Mapping[str, Any], name: str, other: str, results: Path) 
     input, e.g. a study's own-rule tables, stays the study's own simulator's.)"""
     study = registry.get(name)
     own_dir = results / name / "tables"
+    grid = cfg[name].get("grid")
+    own_queues = list(grid.get("queue", [])) if isinstance(grid, Mapping) else []
     rows = []
     for sim, where in ((study.backend, own_dir), (other, results / name / other / "tables")):
         tables = compare.inputs(cfg, name, own_dir)
-        tables.update({t: pd.read_csv(where / f"{t}.csv") for t in ("runs", "summary")})
+        for t in ("runs", "summary"):
+            df = pd.read_csv(where / f"{t}.csv")
+            # Only the queues the study's own simulator ran (not ns-3's further AQMs).
+            tables[t] = df[df["queue"].isin(own_queues)] if "queue" in df else df
         diff = study.diff(cfg[name], tables)
         values = diff["rel_diff"] if "rel_diff" in diff else pd.Series(dtype=float)
         rel = pd.to_numeric(values, errors="coerce").abs().dropna()

@@ -31,13 +31,25 @@ def other_simulators(cfg: Mapping[str, Any], name: str) -> list[str]:
     return [b for b in simulators(cfg, name) if b != own]
 
 
+def simulator_block(cfg: Mapping[str, Any], name: str, backend: str) -> dict[str, Any]:
+    """The study's block as `backend` runs it: its grid's queues replaced by the config's
+    simulator_queues.<study>.<backend> where set (e.g. CoDel, PIE and FQ-CoDel on ns3 alone)."""
+    block = dict(cfg[name])
+    queues = cfg.get("simulator_queues", {}).get(name, {}).get(backend)
+    if queues:
+        block["grid"] = {**block["grid"], "queue": list(queues)}
+    return block
+
+
 def batches(cfg: Mapping[str, Any], name: str, backend: str = "") -> list[list[RunPoint]]:
     """The study's runs in grid order, cut into batches of runs_per_job runs; on `backend`
     (one of other_simulators) when given, else on the study's own backend."""
     study = registry.get(name)
-    points = study.runs(cfg[name])
     if backend and backend != study.backend:
+        points = study.runs(simulator_block(cfg, name, backend))
         points = [dataclasses.replace(p, backend=backend) for p in points]
+    else:
+        points = study.runs(cfg[name])
     size = runs_per_job(cfg, study)
     return [points[i : i + size] for i in range(0, len(points), size)]
 
@@ -79,7 +91,7 @@ def spec(cfg: Mapping[str, Any], point: RunPoint, base: Path = Path()) -> RunSpe
 def _other_spec(cfg: Mapping[str, Any], point: RunPoint, base: Path) -> RunSpec:
     """A run on a backend of the study's `scenarios`: that backend's scenario and parser."""
     study = registry.get(point.study)
-    block = cfg[point.study]
+    block = simulator_block(cfg, point.study, point.backend)
     chosen = study.scenarios[point.backend]
     params = study.backend_params(block, point)
     record = {
