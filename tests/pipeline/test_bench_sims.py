@@ -39,8 +39,15 @@ def test_rows_cover_every_cell_with_three_costs(tmp_path: Path) -> None:
 def test_the_documented_command_runs() -> None:
     """docs/ns3.md's command: every quick-profile cell of both studies, with the totals."""
     out = subprocess.run(
-        [sys.executable, "-m", "bufrepro.cli", "bench", "--simulators"]
-        + ["--studies", "dumbbell,hstcp"],
+        [
+            sys.executable,
+            "-m",
+            "bufrepro.cli",
+            "bench",
+            "--simulators",
+            "--studies",
+            "dumbbell,hstcp",
+        ],
         capture_output=True,
         text=True,
         check=True,
