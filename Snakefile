@@ -29,6 +29,7 @@ wildcard_constraints:
 
 include: "rules/config.smk"
 include: "rules/simulate.smk"
+include: "rules/simulators.smk"
 include: "rules/analyse.smk"
 include: "rules/readings.smk"
 include: "rules/report.smk"

@@ -30,7 +30,16 @@ for _file in configuration.profile_files(str(config.get("profile") or "")):
 CFG = configuration.validate(config)
 STUDIES = CFG["studies"]
 BATCHES = {s: plan.batches(CFG, s) for s in STUDIES}
-BACKENDS = sorted({registry.get(s).backend for s in STUDIES})
+# Further simulators per study (config key simulators): their runs, tables and the
+# cross-simulator table (rules/simulators.smk).
+OTHER_SIMULATORS = {s: plan.other_simulators(CFG, s) for s in STUDIES}
+OTHER_BATCHES = {
+    (s, b): plan.batches(CFG, s, b) for s in STUDIES for b in OTHER_SIMULATORS[s]
+}
+BACKENDS = sorted(
+    {registry.get(s).backend for s in STUDIES}
+    | {b for s in STUDIES for b in OTHER_SIMULATORS[s]}
+)
 # Rule files found by name: each selected study's and each used backend's, where they exist.
 RULE_FILES = [
     str(f)
@@ -103,6 +112,36 @@ def shown_table_files(study):
     ]
 
 
+def other_batch_manifests(study, backend):
+    """The manifest of every batch of a study on a further simulator."""
+    return [
+        f"results/{study}/{backend}/batches/{plan.batch_name(i)}.tsv"
+        for i in range(len(OTHER_BATCHES[(study, backend)]))
+    ]
+
+
+def other_batch_inputs(wildcards):
+    """What a further simulator's batch job reads: the config, the study's parsers, the build."""
+    study = registry.get(wildcards.study)
+    backend = backends.get(wildcards.backend, CFG)
+    chosen = study.scenarios[wildcards.backend]
+    return {
+        "config": f"results/{wildcards.study}/config.yaml",
+        "parsers": [f"awk/{chosen['parser']}"] + sorted(glob.glob("awk/lib/*.awk")),
+        "backend": backend.requires({}),
+    }
+
+
+def cross_sim_files(study):
+    """The cross-simulator tables of a study run on further simulators (none otherwise)."""
+    if not OTHER_SIMULATORS[study]:
+        return []
+    return [
+        f"results/{study}/tables/{t}.csv"
+        for t in ("cross_sim", "cross_sim_counts", "cross_sim_published")
+    ]
+
+
 def final_outputs():
     """Everything the default target builds: per-study tables and figures, and the report."""
     out = ["report/index.html"] if STUDIES else []
@@ -113,5 +152,6 @@ def final_outputs():
             f"results/{study}/tables/claims.csv",
             *figure_files(study),
             *shown_table_files(study),
+            *cross_sim_files(study),
         ]
     return out

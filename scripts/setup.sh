@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install what bufrepro needs on a Debian bookworm machine: ns-2 and gawk from Debian,
+# Install what bufrepro needs on a Debian bookworm machine: ns-2, gawk and ns-3 (libns3-dev,
+# libgsl-dev, pkg-config, g++: the ns3 backend's programs are built against them) from Debian,
 # and a virtualenv (.venv) with the pinned Python packages of requirements.txt.
 # Idempotent: a second run installs nothing new.
 set -euo pipefail
@@ -8,6 +9,10 @@ cd "$(dirname "$0")/.."
 need_apt=()
 command -v ns >/dev/null 2>&1 || need_apt+=(ns2)
 command -v gawk >/dev/null 2>&1 || need_apt+=(gawk)
+command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
+command -v g++ >/dev/null 2>&1 || need_apt+=(g++)
+pkg-config --exists ns3-core 2>/dev/null || need_apt+=(libns3-dev)
+[ -f /usr/include/gsl/gsl_version.h ] || need_apt+=(libgsl-dev)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "[setup] installing Debian packages: ${need_apt[*]}"
   SUDO=""

@@ -32,7 +32,8 @@
 #   the run's header text (lib/integrity.awk, integ_header; empty: no header required).
 # Integrity (each failure names the file, the line and the rule; lib/integrity.awk): line 1 is
 #   the run's header "# " fingerprint (the scenario writes it; another study, seed, end or run
-#   fails, naming the field), the last line is "# end" (the scenario writes it after ns-2
+#   fails, naming the field), line 2 may be "#@ " and the scenario program's version and
+#   parameters (skipped), the last line is "# end" (the scenario writes it after ns-2
 #   flushed the trace; with a fingerprint a stream without it was cut short, and a line after
 #   it fails), every other line has 12 fields, an event + - r or d, a numeric time that never decreases and is not after
 #   t_end, is no duplicate of an earlier line at that time, has no CR (CRLF is rejected) and
@@ -62,6 +63,9 @@ BEGIN { link_init() }
 
 # Line 1: the run's header (skipped once checked; a missing one fails, and the line is read).
 FNR == 1 && integ_header() { next }
+# Line 2 may be the scenario program's version and parameters ("#@ PROGRAM VERSION name=value
+# ..."; the ns-3 programs write it): skipped, it is for the reader of the stream.
+FNR == 2 && /^#@ / { next }
 # The scenario's last line "# end" (integ_footer): checked and skipped; nothing may follow it.
 INTEG_ENDED { fail("a line after the end line \"# end\" (appended?): " substr($0, 1, 80)); next }
 /^#/ { integ_footer(); next }

@@ -32,6 +32,13 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--config", required=True, help="the validated config (YAML)")
         p.add_argument("--study", required=True)
     run.add_argument("--batch", required=True)
+    for p in (run,):
+        p.add_argument("--backend", default="", help="a further simulator of the study (ns3)")
+    cross = sub.add_parser("cross-sim", help="a study's cross-simulator tables")
+    cross.add_argument("--config", required=True, help="the validated config (YAML)")
+    cross.add_argument("--study", required=True)
+    cross.add_argument("--backend", required=True, help="the simulator beside the study's own")
+    cross.add_argument("--tables", required=True, help="where cross_sim*.csv go")
     run.add_argument("--manifest", required=True)
     agg.add_argument("--provenance", required=True)
     agg.add_argument("manifests", nargs="+", help="the study's batch manifests")
@@ -54,6 +61,11 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--studies", default="", help="comma-separated (default: every study)")
     bench.add_argument("--runs", type=int, default=10, help="sampled runs per study")
     bench.add_argument("--workflow", action="store_true", help="also time the whole workflow")
+    bench.add_argument(
+        "--simulators",
+        action="store_true",
+        help="each study's further simulators (ns3): stream off, and against ns2, per cell",
+    )
     bench.add_argument("--cores", type=int, default=2)
     bench.add_argument("--work", default="", help="scratch folder (default: a temporary one)")
     bench.add_argument(
@@ -152,7 +164,11 @@ def _bench(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="bufrepro-bench-") as tmp:
         work = Path(args.work or tmp)
         print(f"[bench] profile {args.profile!r}, {args.runs} sampled runs per study")
-        if args.runs > 0:
+        if args.simulators:
+            from bufrepro.pipeline import bench_sims
+
+            print(bench_sims.report(args.profile, names, work / "sims"), flush=True)
+        elif args.runs > 0:
             print(bench.report_runs(cfg, names, args.runs, work / "runs"), flush=True)
         if args.workflow:
             extra = ["--config", f"studies=[{','.join(names)}]"]
@@ -200,8 +216,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.command == "run-batch":
         from bufrepro.pipeline import batch
 
-        made = batch.run_batch(cfg, args.study, args.batch, Path(args.manifest))
+        made = batch.run_batch(cfg, args.study, args.batch, Path(args.manifest), args.backend)
         print(f"{args.study} {args.batch}: {made} runs made")
+    elif args.command == "cross-sim":
+        from bufrepro.pipeline import crosssim
+
+        bad = crosssim.write(cfg, args.study, args.backend, Path("results"), Path(args.tables))
+        print(f"{args.study}: {bad} cell-metrics disagree between the simulators")
     elif args.command == "aggregate":
         from bufrepro.pipeline import aggregate
 

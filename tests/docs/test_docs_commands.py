@@ -80,7 +80,9 @@ def steps(words: list[str], mode: str) -> list[Step]:
             return [Step([str(Path(VENV_BIN) / "bufrepro"), *args])]
         if args[:1] == ["advise"]:
             return [Step([str(Path(VENV_BIN) / "bufrepro"), *args, "--no-run"])]
-        return [Step([str(Path(VENV_BIN) / "bufrepro"), *leading(args), "--help"], flags=flags_of(args))]
+        return [
+            Step([str(Path(VENV_BIN) / "bufrepro"), *leading(args), "--help"], flags=flags_of(args))
+        ]
     if prog in ("pytest", "mkdocs"):
         if mode == "run":
             return [Step([PY, "-m", prog, *args], in_repo=prog == "pytest")]

@@ -26,6 +26,7 @@ def value(key: str) -> int:
     """What KEY stands for:
     runs.P           every run the workflow plans for profile P (the progress line's total);
     runs.P.S         study S's part of it (grid, its own rules' runs, its readings' runs);
+    runs.P.S.B       study S's grid on a further simulator B (its results/S/B/ runs);
     grid.P.S         study S's grid runs alone (grid points x seeds);
     published.F      rows of published/F.csv;
     assumptions.S    the named assumptions of study S (its config's `assumptions` block);
@@ -35,6 +36,8 @@ def value(key: str) -> int:
         return len(progress.planned(config(parts[1])))
     if parts[0] == "runs" and len(parts) == 3:
         return len(bench.all_specs(config(parts[1]), parts[2]))
+    if parts[0] == "runs" and len(parts) == 4:
+        return sum(len(b) for b in plan.batches(config(parts[1]), parts[2], parts[3]))
     if parts[0] == "grid" and len(parts) == 3:
         cfg = config(parts[1])
         return len([plan.spec(cfg, p) for p in registry.get(parts[2]).runs(cfg[parts[2]])])
@@ -78,4 +81,9 @@ def test_keys_are_computed_from_the_configs() -> None:
     """A sanity check of the computation itself: the quick profile plans fewer runs than the
     default, and the studies' parts add up to the total."""
     assert value("runs.quick") < value("runs.default")
-    assert sum(value(f"runs.quick.{s}") for s in config("quick")["studies"]) == value("runs.quick")
+    quick = config("quick")
+    parts = [f"runs.quick.{s}" for s in quick["studies"]]
+    parts += [
+        f"runs.quick.{s}.{b}" for s in quick["studies"] for b in plan.other_simulators(quick, s)
+    ]
+    assert sum(value(k) for k in parts) == value("runs.quick")

@@ -20,6 +20,7 @@ GENERATED = (
     "report.zip",
     ".venv/",
     ".ns2/",
+    ".ns3/",
     ".snakemake/",
     "site/",
     "out/",

@@ -29,7 +29,17 @@ def test_defaults_fill_an_empty_config() -> None:
     [
         ({"grid": {"buffer": [-5]}}, "dumbbell.grid.buffer[0]", ">= 1"),
         ({"grid": {"plr": [1.0]}}, "dumbbell.grid.plr[0]", "< 1"),
-        ({"grid": {"queue": ["CoDel"]}}, "dumbbell.grid.queue[0]", "['DropTail', 'RED']"),
+        (
+            {"grid": {"queue": ["SFQ"]}},
+            "dumbbell.grid.queue[0]",
+            "['DropTail', 'RED', 'CoDel', 'PIE', 'FQ-CoDel']",
+        ),
+        # A queue the study's simulator lacks names the backend that has it.
+        (
+            {"grid": {"queue": ["CoDel"]}},
+            "dumbbell.grid.queue: CoDel is not available on the ns2 backend",
+            "allowed: DropTail, RED); ns3 has it",
+        ),
         (
             {"grid": {"bottleneck_mbps": ["fast"]}},
             "dumbbell.grid.bottleneck_mbps[0]",
@@ -75,7 +85,7 @@ def test_snakemake_rejects_bad_config_before_any_job(tmp_path: Path) -> None:
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0
     assert "dumbbell.grid.buffer[0]" in out
-    assert "dumbbell.grid.queue[0]" in out and "['DropTail', 'RED']" in out
+    assert "dumbbell.grid.queue[0]" in out and "['DropTail', 'RED', 'CoDel', 'PIE'" in out
     assert not (work / "results").exists()
 
 

@@ -9,16 +9,34 @@ from typing import Any
 
 from bufrepro.backends.base import Backend
 
+# Modules of this package that are not backends: the interface and the run steps, and helpers
+# of the ns-2 scenarios' streams.
+NOT_BACKENDS = ("base", "fingerprint", "tally")
+
 
 def names() -> list[str]:
-    """The backend modules of this package (every module but base)."""
-    return sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name != "base")
+    """The backend modules of this package (every module but NOT_BACKENDS)."""
+    return sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name not in NOT_BACKENDS)
 
 
 def get(name: str, settings: Mapping[str, Any]) -> Backend:
     """The backend called `name`, configured from the top-level config; unknown names fail."""
+    backend: Backend = _module(name).make(settings)
+    return backend
+
+
+def _module(name: str) -> Any:
     if name not in names():
         raise KeyError(f"unknown simulator backend {name!r}; known: {names()}")
-    module = importlib.import_module(f"bufrepro.backends.{name}")
-    backend: Backend = module.make(settings)
-    return backend
+    return importlib.import_module(f"bufrepro.backends.{name}")
+
+
+def queues(name: str) -> tuple[str, ...]:
+    """The bottleneck queues a backend's scenarios implement (its module's QUEUES)."""
+    return tuple(getattr(_module(name), "QUEUES", ()))
+
+
+def missing(name: str) -> str:
+    """Why a backend cannot run on this machine, naming what to install ("" when it can)."""
+    check = getattr(_module(name), "missing", None)
+    return str(check()) if check else ""

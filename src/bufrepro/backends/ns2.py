@@ -22,6 +22,8 @@ DONE = re.compile(r"^BUFREPRO_DONE (\S+)$", re.MULTILINE)
 # A study's backend option "build": Debian's ns, the patched build, or Debian's ns unless the
 # scenario counts in ns (trace_level tally: the patched build's WiredTally).
 BUILDS = ("stock", "patched", "tally")
+# The bottleneck queues the scenarios use (ns-2.35 has no CoDel, PIE or FQ-CoDel).
+QUEUES = ("DropTail", "RED")
 
 
 @cache

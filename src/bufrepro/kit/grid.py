@@ -25,6 +25,8 @@ class RunPoint:
     values: tuple[tuple[str, Any], ...]
     seed: int
     labels: tuple[str, ...] = ()
+    # A simulator beside the study's own (e.g. "ns3"): its runs live in results/STUDY/BACKEND/.
+    backend: str = ""
 
     def get(self, key: str) -> Any:
         """The value of one swept key."""
@@ -35,7 +37,8 @@ class RunPoint:
         """The run's folder, relative to the working directory."""
         labels = self.labels or tuple(k for k, _ in self.values)
         parts = [f"{label}{fmt(v)}" for label, (_, v) in zip(labels, self.values, strict=True)]
-        return "/".join(["results", self.study, "runs", *parts, f"seed{self.seed}"])
+        where = [self.study, self.backend] if self.backend else [self.study]
+        return "/".join(["results", *where, "runs", *parts, f"seed{self.seed}"])
 
     def as_dict(self) -> dict[str, Any]:
         """Swept values plus study and seed."""

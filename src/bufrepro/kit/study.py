@@ -33,6 +33,11 @@ class Study:
     # e.g. {"build": "patched"} for the ns-2 build with the project's patches.
     backend: ClassVar[str] = "ns2"
     backend_options: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    # Further simulator backends the study runs on beside `backend`, each with its scenario
+    # (what that backend runs: for ns3 a program of ns3/) and its streamed parser (under awk/),
+    # e.g. {"ns3": {"scenario": "dumbbell", "parser": "dumbbell/dumbbell.awk"}}. The config
+    # key simulators.<study> picks which run.
+    scenarios: ClassVar[Mapping[str, Mapping[str, str]]] = MappingProxyType({})
     # The scenario template (under tcl/) and the streamed parser (under awk/).
     template: ClassVar[str] = ""
     parser: ClassVar[str] = ""
@@ -129,6 +134,23 @@ class Study:
     def parse_args(self, block: Block, point: grid.RunPoint) -> dict[str, Any]:
         """Parser variables of one run (the measurement window, the bottleneck, ...)."""
         raise NotImplementedError(f"{self.name}: parse_args()")
+
+    def simulators(self) -> tuple[str, ...]:
+        """Every backend the study can run on: its own first, then those of `scenarios`."""
+        return (self.backend, *(b for b in self.scenarios if b != self.backend))
+
+    def backend_params(self, block: Block, point: grid.RunPoint) -> dict[str, Any]:
+        """The scenario's variables on point.backend (a backend of `scenarios`): the
+        study's mapping of its settings onto that simulator (only validated numbers and enums)."""
+        raise NotImplementedError(f"{self.name}: backend_params() for {point.backend}")
+
+    def backend_check(self, block: Block, backend: str) -> list[str]:
+        """Config problems of running on `backend` (one of simulators()), each naming its key."""
+        return []
+
+    def backend_parse_args(self, block: Block, point: grid.RunPoint) -> dict[str, Any]:
+        """Parser variables of a run on point.backend (default: the study's own)."""
+        return self.parse_args(block, point)
 
     # -- tables and figures -----------------------------------------------------------------
     def derive(

@@ -11,20 +11,23 @@ from bufrepro.backends.base import execute_all
 from bufrepro.pipeline import plan
 
 
-def run_batch(cfg: Mapping[str, Any], name: str, batch: str, manifest: Path) -> int:
+def run_batch(
+    cfg: Mapping[str, Any], name: str, batch: str, manifest: Path, backend: str = ""
+) -> int:
     """Run every run of the batch not yet current; write the manifest when all succeeded.
 
     A failed run does not stop the others (their results are kept); the job then fails, naming
     each failed run and the command that reproduces it. Returns the number of runs made.
+    `backend`: one of the study's other simulators (plan.other_simulators); default its own.
     """
     study = registry.get(name)
     index = plan.batch_index(batch)
-    all_batches = plan.batches(cfg, name)
+    all_batches = plan.batches(cfg, name, backend)
     if index >= len(all_batches):
         raise ValueError(f"{name} has {len(all_batches)} batches; there is no {batch}")
-    backend = backends.get(study.backend, cfg)
+    simulator = backends.get(backend or study.backend, cfg)
     done = execute_all(
-        backend,
+        simulator,
         [plan.spec(cfg, point) for point in all_batches[index]],
         bool(cfg.get("keep_traces", False)),
         f"runs of {name} {batch}",

@@ -6,10 +6,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from bufrepro import registry
+from bufrepro import backends, registry
 from bufrepro.kit import configs
 from bufrepro.kit.configs import ConfigError
 from bufrepro.kit.paths import REPO_ROOT
+from bufrepro.pipeline import plan
 
 CONFIG_DIR = REPO_ROOT / "config"
 SCHEMA_PATH = CONFIG_DIR / "config.schema.yaml"
@@ -117,6 +118,70 @@ def _semantic(cfg: Mapping[str, Any]) -> list[str]:
             for k in assumptions
             if not configs.has_key(block, k)
         ]
+    return problems + _simulator_problems(cfg)
+
+
+def _simulator_problems(cfg: Mapping[str, Any]) -> list[str]:
+    """Each study's simulators (config key simulators): known to the study, its own included,
+    installed here, and able to run its grid's queues and settings."""
+    problems: list[str] = []
+    chosen = cfg.get("simulators", {})
+    for name in chosen:
+        if name not in registry.names():
+            problems.append(
+                f"config key simulators.{name}: no such study; allowed: {registry.names()}"
+            )
+    for name in cfg["studies"]:
+        study = registry.get(name)
+        sims = list(chosen.get(name) or [study.backend])
+        allowed = list(study.simulators())
+        problems += [
+            f"config key simulators.{name}: {b} is not a backend of {name}; allowed: {allowed}"
+            for b in sims
+            if b not in allowed
+        ]
+        if study.backend not in sims:
+            problems.append(
+                f"config key simulators.{name}: must include {study.backend}, the study's own "
+                f"backend (its published comparison); allowed: {allowed}"
+            )
+        queues = cfg.get("simulator_queues", {}).get(name, {})
+        problems += [
+            f"config key simulator_queues.{name}.{b}: "
+            + (
+                f"{b} is the study's own backend, whose queues are config key {name}.grid.queue"
+                if b == study.backend
+                else f"{b} is not one of the study's simulators (simulators.{name}: {sims})"
+            )
+            for b in queues
+            if b not in sims or b == study.backend
+        ]
+        for b in (b for b in sims if b in allowed):
+            block = plan.simulator_block(cfg, name, b) if b != study.backend else cfg[name]
+            problems += _backend_problems(name, block, b, allowed, queues.get(b))
+            problems += study.backend_check(block, b)
+    return problems
+
+
+def _backend_problems(
+    name: str, block: Mapping[str, Any], b: str, sims: list[str], own_queues: Any = None
+) -> list[str]:
+    """The grid's queues against what backend b implements; b installed here."""
+    problems = []
+    have = backends.queues(b)
+    grid = block.get("grid")
+    key = f"simulator_queues.{name}.{b}" if own_queues else f"{name}.grid.queue"
+    for queue in grid.get("queue", []) if isinstance(grid, Mapping) else []:
+        if have and queue not in have:
+            others = [o for o in backends.names() if queue in backends.queues(o)]
+            problems.append(
+                f"config key {key}: {queue} is not available on the {b} backend "
+                f"(allowed: {', '.join(have)}); {', '.join(others) or 'no backend'} has it "
+                f"(config key simulators.{name}, allowed: {sims})"
+            )
+    why = backends.missing(b)
+    if why:
+        problems.append(f"config key simulators.{name}: {b} cannot run here: {why}")
     return problems
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -17,10 +18,36 @@ def runs_per_job(cfg: Mapping[str, Any], study: Study) -> int:
     return int(cfg.get("runs_per_job", {}).get(study.name, study.runs_per_job))
 
 
-def batches(cfg: Mapping[str, Any], name: str) -> list[list[RunPoint]]:
-    """The study's runs in grid order, cut into batches of runs_per_job runs."""
+def simulators(cfg: Mapping[str, Any], name: str) -> list[str]:
+    """The backends a study runs on (config key simulators.<study>; default its own)."""
+    return list(cfg.get("simulators", {}).get(name) or [registry.get(name).backend])
+
+
+def other_simulators(cfg: Mapping[str, Any], name: str) -> list[str]:
+    """The backends a study runs on beside its own (their runs: results/<study>/<backend>/)."""
+    own = registry.get(name).backend
+    return [b for b in simulators(cfg, name) if b != own]
+
+
+def simulator_block(cfg: Mapping[str, Any], name: str, backend: str) -> dict[str, Any]:
+    """The study's block as `backend` runs it: its grid's queues replaced by the config's
+    simulator_queues.<study>.<backend> where set (e.g. CoDel, PIE and FQ-CoDel on ns3 alone)."""
+    block = dict(cfg[name])
+    queues = cfg.get("simulator_queues", {}).get(name, {}).get(backend)
+    if queues:
+        block["grid"] = {**block["grid"], "queue": list(queues)}
+    return block
+
+
+def batches(cfg: Mapping[str, Any], name: str, backend: str = "") -> list[list[RunPoint]]:
+    """The study's runs in grid order, cut into batches of runs_per_job runs; on `backend`
+    (one of other_simulators) when given, else on the study's own backend."""
     study = registry.get(name)
-    points = study.runs(cfg[name])
+    if backend and backend != study.backend:
+        points = study.runs(simulator_block(cfg, name, backend))
+        points = [dataclasses.replace(p, backend=backend) for p in points]
+    else:
+        points = study.runs(cfg[name])
     size = runs_per_job(cfg, study)
     return [points[i : i + size] for i in range(0, len(points), size)]
 
@@ -41,6 +68,8 @@ def spec(cfg: Mapping[str, Any], point: RunPoint, base: Path = Path()) -> RunSpe
     """A run's spec: its record (params.json), template, parser and parser variables."""
     study = registry.get(point.study)
     block = cfg[point.study]
+    if point.backend and point.backend != study.backend:
+        return _other_spec(cfg, point, base)
     record = {**point.as_dict(), "template": study.template, "params": study.params(block, point)}
     return RunSpec(
         run_dir=base / point.run_dir,
@@ -54,4 +83,27 @@ def spec(cfg: Mapping[str, Any], point: RunPoint, base: Path = Path()) -> RunSpe
         side_parser=study.side_parser,
         kept_files=study.kept_files,
         options=study.backend_options,
+    )
+
+
+def _other_spec(cfg: Mapping[str, Any], point: RunPoint, base: Path) -> RunSpec:
+    """A run on a backend of the study's `scenarios`: that backend's scenario and parser."""
+    study = registry.get(point.study)
+    block = simulator_block(cfg, point.study, point.backend)
+    chosen = study.scenarios[point.backend]
+    params = study.backend_params(block, point)
+    record = {
+        **point.as_dict(),
+        "simulator": point.backend,
+        "template": chosen["scenario"],
+        "params": params,
+    }
+    return RunSpec(
+        run_dir=base / point.run_dir,
+        study=study.name,
+        record=record,
+        template=chosen["scenario"],
+        parser=chosen["parser"],
+        parser_args=study.backend_parse_args(block, point),
+        stream=study.stream,
     )

@@ -12,14 +12,22 @@ from typing import Any, TextIO
 import yaml
 
 from bufrepro.kit.configs import ConfigError
-from bufrepro.pipeline import bench, configuration
+from bufrepro.pipeline import bench, configuration, plan
 
 
 def planned(cfg: Mapping[str, Any]) -> list[Path]:
     """The run folders of every run the workflow makes: each configured study's grid, its own
     rules' runs and its readings stage's distinct runs (counting the grid alone, a default
-    reproduction read 100 % with 5,058 readings runs still to go)."""
-    return [Path(s.run_dir) for name in cfg["studies"] for s in bench.all_specs(cfg, name)]
+    reproduction read 100 % with 5,058 readings runs still to go), and its grid on each further
+    simulator (plan.other_simulators)."""
+    own = [Path(s.run_dir) for name in cfg["studies"] for s in bench.all_specs(cfg, name)]
+    return own + [
+        Path(plan.spec(cfg, point).run_dir)
+        for name in cfg["studies"]
+        for other in plan.other_simulators(cfg, name)
+        for batch in plan.batches(cfg, name, other)
+        for point in batch
+    ]
 
 
 def done(run_dirs: list[Path]) -> int:

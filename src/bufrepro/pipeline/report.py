@@ -78,6 +78,10 @@ def reproduced_table(study: str, tables: Path) -> str:
     return _html_table(wide)
 
 
+# The cross-simulator tables of a study run on further simulators (config key simulators).
+CROSS_SIM_TABLES = ("cross_sim_counts", "cross_sim_published", "cross_sim")
+
+
 def shown_table(study: str, name: str, tables: Path, cfg: Mapping[str, Any]) -> dict[str, Any]:
     """One of the study's further tables: heading, caption, HTML, and whether it starts open."""
     df = pd.read_csv(tables / f"{name}.csv", keep_default_na=False)
@@ -120,7 +124,11 @@ def study_section(study: str, cfg: Mapping[str, Any], results: Path) -> dict[str
         "grid": spec.grid_text(block),
         "seeds": block["seeds"],
         "measure": block.get("measure", {}),
-        "tables": [shown_table(study, t, tables, cfg) for t in spec.shown_tables()],
+        "tables": [
+            shown_table(study, t, tables, cfg)
+            for t in (*spec.shown_tables(), *CROSS_SIM_TABLES)
+            if t not in CROSS_SIM_TABLES or (tables / f"{t}.csv").is_file()
+        ],
         "readings": readings_section(study, cfg, results),
     }
 

@@ -108,13 +108,19 @@ def git_state() -> str:
 
 
 def ns_builds(results: Path, studies: Sequence[str]) -> list[str]:
-    """Every ns build and version recorded in the studies' provenance (from run.json)."""
+    """Every simulator build and version recorded in the studies' provenance (from run.json):
+    the study's own backend's, then each further simulator's (results/<study>/<backend>/)."""
     seen: dict[str, None] = {}
     for study in studies:
-        prov = json.loads((results / study / "provenance.json").read_text("utf-8"))
-        versions = ", ".join(prov.get("ns_versions", [])) or "not recorded"
-        for build in prov.get("ns_builds", []) or ["(not recorded)"]:
-            seen[f"{build} (ns-version {versions}; {study})"] = None
+        found = [
+            results / study / "provenance.json",
+            *sorted(results.glob(f"{study}/*/provenance.json")),
+        ]
+        for path in found:
+            prov = json.loads(path.read_text("utf-8"))
+            versions = ", ".join(prov.get("ns_versions", [])) or "not recorded"
+            for build in prov.get("ns_builds", []) or ["(not recorded)"]:
+                seen[f"{build} (ns-version {versions}; {study})"] = None
     return list(seen)
 
 

@@ -57,7 +57,7 @@ def test_quick_profile_is_valid() -> None:
     [
         ({"grid": {"buffer": [-5]}}, "dumbbell.grid.buffer[0]", ">= 1"),
         ({"grid": {"plr": [1.0]}}, "dumbbell.grid.plr[0]", "< 1"),
-        ({"grid": {"queue": ["CoDel"]}}, "dumbbell.grid.queue[0]", "['DropTail', 'RED']"),
+        ({"grid": {"queue": ["SFQ"]}}, "dumbbell.grid.queue[0]", "['DropTail', 'RED', 'CoDel'"),
         (
             {"grid": {"bottleneck_mbps": ["fast"]}},
             "dumbbell.grid.bottleneck_mbps[0]",

@@ -39,6 +39,10 @@ class Dumbbell(Study):
     # The HTTP reading's runs: their parser, and PackMime's logs it reads (deleted after the run).
     other_parsers = (http.PARSER, http.TALLY_PARSER)
     tally_parser = "dumbbell/dumbbell_tally.awk"
+    # On ns-3: the program ns3/dumbbell.cc writes the ns-2 text trace, read by the same parser.
+    scenarios: ClassVar[Mapping[str, Mapping[str, str]]] = MappingProxyType(
+        {"ns3": MappingProxyType({"scenario": "dumbbell", "parser": "dumbbell/dumbbell.awk"})}
+    )
     side_files = (http.OBJECTS_FILE, http.REQUESTS_FILE)
     # trace_level tally counts in the patched ns (built first); full runs Debian's ns.
     backend_options: ClassVar[Mapping[str, str]] = MappingProxyType({"build": "tally"})
@@ -72,6 +76,12 @@ class Dumbbell(Study):
         "red.gentle",
         "red.mean_pktsize_bytes",
         "red.bytes_mode",
+        "ns3.tcp_variant",
+        "ns3.recovery",
+        "ns3.sack",
+        "ns3.delayed_ack_segments",
+        "ns3.min_rto_s",
+        "ns3.error_model_at",
         "measure.duration_s",
         "measure.warmup_s",
     )
@@ -143,6 +153,26 @@ class Dumbbell(Study):
         names = tally.PARAMS + (http.TALLY_PARAMS if http.is_http(block) else ())
         made.update(tally.template_vars(block["trace_level"], self.parse_args(block, point), names))
         return made
+
+    def backend_params(self, block: Block, point: RunPoint) -> dict[str, Any]:
+        """The ns-3 program's arguments (studies/dumbbell/ns3.py)."""
+        from bufrepro.studies.dumbbell import ns3
+
+        return ns3.arguments(block, point)
+
+    def backend_parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
+        """dumbbell.awk's variables for the ns-3 program's text trace."""
+        from bufrepro.studies.dumbbell import ns3
+
+        return ns3.parse_args(
+            block, point, self.parse_args({**block, "trace_level": "full"}, point)
+        )
+
+    def backend_check(self, block: Block, backend: str) -> list[str]:
+        """What the ns-3 program cannot run (HTTP, a buffer of fewer than 2 waiting packets)."""
+        from bufrepro.studies.dumbbell import ns3
+
+        return ns3.problems(self.name, block) if backend == "ns3" else []
 
     def parser_for(self, block: Block, point: RunPoint) -> str:
         """The tally stream's parser (http_tally.awk, dumbbell_tally.awk) at trace_level tally,

@@ -47,6 +47,13 @@ UNSTATED = (
     "twoflow.over_frac",
     "twoflow.duration_s",
     "packet_bytes",
+    "ns3.tcp_variant",
+    "ns3.recovery",
+    "ns3.sack",
+    "ns3.delayed_ack_segments",
+    "ns3.initial_window_pkts",
+    "ns3.initial_rto_s",
+    "ns3.min_rto_s",
 )
 REPORTED = (
     "link_utilisation",
@@ -73,6 +80,10 @@ class Hstcp(Study):
     template: ClassVar[str] = params.TEMPLATE
     parser: ClassVar[str] = params.PARSER
     stream: ClassVar[str] = params.STREAM
+    # On ns-3: ns3/hstcp.cc writes the same stream, read by the same parser.
+    scenarios: ClassVar[Mapping[str, Mapping[str, str]]] = MappingProxyType(
+        {"ns3": MappingProxyType({"scenario": "hstcp", "parser": params.PARSER})}
+    )
     published: ClassVar[tuple[str, ...]] = ("hstcp_claims.csv", "hstcp_params.csv")
     # One 1-2.5 Gb/s run takes seconds to a minute (default profile), minutes at full scale.
     runs_per_job: ClassVar[int] = 5
@@ -154,6 +165,18 @@ class Hstcp(Study):
         p = params.params(block, point)
         args.update(buffer=p["buffer_pkts"], flows=len(p["flows"]), sample_s=p["sample_s"])
         return args
+
+    def backend_params(self, block: Block, point: RunPoint) -> dict[str, Any]:
+        """The ns-3 program's arguments (studies/hstcp/ns3.py)."""
+        from bufrepro.studies.hstcp import ns3
+
+        return ns3.arguments(block, point)
+
+    def backend_check(self, block: Block, backend: str) -> list[str]:
+        """What the ns-3 program cannot run (other HSTCP parameters, pacing, events)."""
+        from bufrepro.studies.hstcp import ns3
+
+        return ns3.problems(self.name, block) if backend == "ns3" else []
 
     def compare(self, block: Block, tables: Tables) -> dict[str, pd.DataFrame]:
         """diff, claims, model and model_vs_sim (compare.py); consistency (consistency.py)."""

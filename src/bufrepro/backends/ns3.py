@@ -1,0 +1,133 @@
+"""The ns-3 backend: C++ scenario programs (ns3/*.cc) built against Debian's libns3-dev."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+import subprocess
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from bufrepro.backends.base import RunSpec
+from bufrepro.kit.paths import REPO_ROOT
+
+DONE = re.compile(r"^BUFREPRO_DONE (\S+)$", re.MULTILINE)
+# What ns3/build.sh writes beside the programs; the workflow's build_ns3 rule makes it.
+BUILD_RECORD = "build.txt"
+PACKAGES = "libns3-dev libgsl-dev pkg-config g++"
+# The bottleneck queues and TCP variants the scenario programs implement (their --queue and
+# --tcp); a study's config is checked against these before any run.
+QUEUES = ("DropTail", "RED", "CoDel", "PIE", "FQ-CoDel")
+TCP_VARIANTS = ("NewReno", "HighSpeed", "Cubic")
+# A program argument: only validated numbers and enum words reach a scenario program.
+SAFE_VALUE = re.compile(r"^[A-Za-z0-9._+-]+$")
+
+
+def prefix(settings: Mapping[str, Any]) -> Path:
+    """Where ns3/build.sh puts the programs (config key ns3_prefix; default .ns3/)."""
+    return Path(str(settings.get("ns3_prefix", "") or REPO_ROOT / ".ns3"))
+
+
+@cache
+def library_version() -> str:
+    """ns-3's version as pkg-config reports it ("" when the library is not installed)."""
+    if shutil.which("pkg-config") is None:
+        return ""
+    out = subprocess.run(
+        ["pkg-config", "--modversion", "ns3-core"], capture_output=True, text=True, check=False
+    )
+    return out.stdout.strip() if out.returncode == 0 else ""
+
+
+def missing() -> str:
+    """Why ns-3 runs cannot be built here, naming what to install ("" when they can)."""
+    absent = [tool for tool in ("pkg-config", "g++") if shutil.which(tool) is None]
+    if absent or not library_version():
+        return (
+            f"the ns-3 library (pkg-config ns3-core) or {', '.join(absent) or 'its tools'} "
+            f"not found; install: apt-get install -y {PACKAGES}"
+        )
+    return ""
+
+
+def arguments(params: Mapping[str, Any]) -> list[str]:
+    """The program's command line, --name=value in name order; anything else is refused."""
+    out = []
+    for name, value in sorted(params.items()):
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        if not SAFE_VALUE.match(name) or not SAFE_VALUE.match(text):
+            raise ValueError(f"ns3 backend: argument {name}={text!r} is not a number or a word")
+        out.append(f"--{name}={text}")
+    return out
+
+
+@cache
+def _record(path: Path) -> tuple[tuple[str, str], ...]:
+    if not path.is_file():
+        raise FileNotFoundError(f"no ns-3 build record {path}: run bash ns3/build.sh")
+    lines = [line.split(" ", 1) for line in path.read_text(encoding="utf-8").splitlines()]
+    return tuple((k, v.strip()) for k, v in lines if len(lines) and k)
+
+
+@cache
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+class Ns3:
+    """ns-3 (Debian's libns3-dev): one built program per scenario, its stream the ns-2 trace."""
+
+    name = "ns3"
+    # The program's arguments that switch its stream off (the benchmark's floor).
+    untraced: Mapping[str, str] = MappingProxyType({"trace": "none"})
+
+    def __init__(self, settings: Mapping[str, Any]) -> None:
+        self.prefix = prefix(settings)
+
+    def program(self, spec: RunSpec) -> Path:
+        """The scenario's built program (spec.template names it: ns3/<name>.cc)."""
+        return self.prefix / spec.template
+
+    def scenario(self, spec: RunSpec) -> tuple[str, str]:
+        """sim.args: the program's command line, one argument a line."""
+        return "sim.args", "".join(f"{a}\n" for a in arguments(spec.params))
+
+    def simulate(self, spec: RunSpec) -> list[str]:
+        """The program with its arguments, run in the run folder."""
+        return [str(self.program(spec)), *arguments(spec.params)]
+
+    def identity(self, spec: RunSpec) -> dict[str, str]:
+        """Program path and sha256, ns-3's version and package, the build flags."""
+        record = dict(_record(self.prefix / BUILD_RECORD))
+        binary = self.program(spec)
+        if not binary.is_file():
+            raise FileNotFoundError(f"no ns-3 program {binary}: run bash ns3/build.sh")
+        return {
+            "ns_binary": str(binary),
+            "ns_package": record.get("package", ""),
+            "ns_sha256": _sha256(binary),
+            "ns_version": f"ns-3.{record.get('ns3', '').removeprefix('3.')}",
+            "build_flags": record.get("flags", ""),
+            "simulator": self.name,
+        }
+
+    def finish_time(self, stdout: str) -> float | None:
+        """The time of the program's 'BUFREPRO_DONE <t>' line."""
+        match = DONE.search(stdout)
+        return float(match.group(1)) if match else None
+
+    def requires(self, options: Mapping[str, str]) -> list[str]:
+        """The build record: the programs are built before any run (relative when in the repo)."""
+        record = self.prefix / BUILD_RECORD
+        if record.is_relative_to(REPO_ROOT):
+            return [str(record.relative_to(REPO_ROOT))]
+        return [str(record)]
+
+
+def make(settings: Mapping[str, Any]) -> Ns3:
+    """The ns-3 backend configured from the top-level config."""
+    return Ns3(settings)

@@ -1,0 +1,113 @@
+"""The dumbbell scenario on ns-3: the program's arguments (ns3/dumbbell.cc) and its checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bufrepro.backends.fingerprint import run_digest
+from bufrepro.kit.grid import RunPoint
+from bufrepro.kit.study import Block
+from bufrepro.studies.dumbbell import params as run_params
+
+PROGRAM = "dumbbell"
+# The program's --queue words for the config's queue names.
+QUEUES = {
+    "DropTail": "DropTail",
+    "RED": "RED",
+    "CoDel": "CoDel",
+    "PIE": "PIE",
+    "FQ-CoDel": "FqCoDel",
+}
+# Header bytes in a TCP data packet's trace size: IP 20 + TCP 20 (no options: timestamps off)
+# + PPP's 2 (the stream's sizes are the bytes the link serialises).
+TCP_HDR_BYTES = 42
+# ns-2's DropTail limit_ L holds L - 1 waiting packets (an access link's 1000: 999).
+NS2_DROPTAIL_WAITING = -1
+
+
+def waiting(queue: str, buffer: int, counts: str) -> int:
+    """The packets the bottleneck holds waiting besides the one sent, exactly as the ns-2 run's
+    queue does: ns-2's DropTail limit_ L holds L - 1, its RED limit_ L holds L (and an AQM on
+    ns-3, having no ns-2 counterpart, holds the buffer)."""
+    limit = run_params.queue_limit(queue, buffer, counts)
+    return limit - 1 if queue == "DropTail" else limit
+
+
+def arguments(block: Block, point: RunPoint) -> dict[str, Any]:
+    """The program's arguments for one run (only validated numbers and enum words)."""
+    base = run_params.params(block, point)
+    tcp, cbr, red, topo, ns3 = (block[k] for k in ("tcp", "cbr", "red", "topology", "ns3"))
+    queue = str(point.get("queue"))
+    return {
+        "study": point.study,
+        "run": run_digest(point),
+        "end": block["measure"]["duration_s"],
+        "seed": point.seed,
+        "queue": QUEUES[queue],
+        "waiting": waiting(queue, int(point.get("buffer")), topo["buffer_counts"]),
+        "plr": point.get("plr"),
+        "bottleneckMbps": point.get("bottleneck_mbps"),
+        "bottleneckDelayMs": topo["bottleneck_delay_ms"],
+        "accessMbps": topo["access_bw_mbps"],
+        "accessDelayMs": topo["access_delay_ms"],
+        "accessWaiting": topo["access_queue_pkts"] + NS2_DROPTAIL_WAITING,
+        "reverseWaiting": topo["reverse_queue_pkts"] + NS2_DROPTAIL_WAITING,
+        "sources": tcp["sources"],
+        "tcp": ns3["tcp_variant"],
+        "recovery": ns3["recovery"],
+        "sack": ns3["sack"],
+        "timestamps": False,
+        "mss": tcp["mss_bytes"],
+        "iw": tcp["initial_window_pkts"],
+        "delAck": ns3["delayed_ack_segments"],
+        "rwndPkts": tcp["max_rwnd_pkts"],
+        "initialRto": tcp["initial_rto_s"],
+        "minRto": ns3["min_rto_s"],
+        "tick": tcp["tick_s"],
+        "startS": tcp["start_s"],
+        "startJitter": tcp["start_jitter_s"],
+        "cbrBytes": cbr["packet_bytes"],
+        "cbrInterval": cbr["interval_s"],
+        "cbrStart": cbr["start_s"],
+        "duration": block["measure"]["duration_s"],
+        "redMinTh": base["red_min_th"],
+        "redMaxTh": base["red_max_th"],
+        "redQw": red["q_weight"],
+        "redMaxP": red["max_p"],
+        "redGentle": red["gentle"],
+        "redMeanPkt": red["mean_pktsize_bytes"],
+        "errorAt": ns3["error_model_at"],
+        "trace": "none" if block["trace_level"] == "none" else run_params.TRACE_FILE,
+    }
+
+
+def parse_args(block: Block, point: RunPoint, args: dict[str, Any]) -> dict[str, Any]:
+    """The study's parser variables for the text trace the program writes (never a tally)."""
+    out = {k: v for k, v in args.items() if k != "tally"}
+    out["tcp_hdr"] = TCP_HDR_BYTES
+    return out
+
+
+def problems(study: str, block: Block) -> list[str]:
+    """What the ns-3 program cannot run: HTTP, fewer than 2 waiting packets, ns-2's bytes mode."""
+    found = []
+    if block["tcp"]["application"] != "FTP":
+        found.append(
+            f"config key {study}.tcp.application: {block['tcp']['application']} has no ns-3 "
+            "scenario; allowed on the ns3 backend: FTP"
+        )
+    small = [
+        b
+        for q in block["grid"]["queue"]
+        for b in block["grid"]["buffer"]
+        if waiting(q, b, block["topology"]["buffer_counts"]) < 2
+    ]
+    if small:
+        found.append(
+            f"config key {study}.grid.buffer: {sorted(set(small))} leave fewer than 2 waiting "
+            "packets; the ns3 backend needs at least 2 (its queue disc holds one fewer than the "
+            "buffer, the device queue the last)"
+        )
+    if block["red"]["bytes_mode"]:
+        found.append(f"config key {study}.red.bytes_mode: true is ns-2 only; allowed on ns3: false")
+    return found

@@ -1,0 +1,55 @@
+"""The simulators' benchmark on the tiny dumbbell grid: every cell's ns-3 run, stream off, ns-2."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bufrepro.backends import ns3
+from bufrepro.kit import configs
+from bufrepro.kit.paths import REPO_ROOT
+from bufrepro.pipeline import bench_sims, configuration
+from conftest import TINY, merged
+
+pytestmark = pytest.mark.usefixtures("ns_available")
+
+
+@pytest.fixture(scope="module")
+def built() -> None:
+    if ns3.missing():
+        pytest.fail(ns3.missing())
+    subprocess.run(["bash", str(REPO_ROOT / "ns3" / "build.sh")], check=True)
+
+
+@pytest.mark.usefixtures("built")
+def test_rows_cover_every_cell_with_three_costs(tmp_path: Path) -> None:
+    over = configs.merge(TINY, {"simulators": {"dumbbell": ["ns2", "ns3"]}})
+    cfg = configuration.validate(merged(over))
+    rows = bench_sims.rows(cfg, "dumbbell", tmp_path)
+    assert len(rows) == 2 * 3  # queues x buffers, one seed
+    for row in rows:
+        assert row["run"] > 0 and row["off"] > 0 and row["own"] > 0
+        assert row["other"] == "ns3" and row["own_name"] == "ns2"
+
+
+@pytest.mark.usefixtures("built")
+def test_the_documented_command_runs() -> None:
+    """docs/ns3.md's command: every quick-profile cell of both studies, with the totals."""
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bufrepro.cli",
+            "bench",
+            "--simulators",
+            "--studies",
+            "dumbbell,hstcp",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "all 24 cells:" in out and "all 4 cells:" in out
