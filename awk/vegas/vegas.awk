@@ -138,7 +138,7 @@
 @include "integrity.awk"
 
 BEGIN {
-    PROG = "vegas.awk"; tend = 0
+    PROG = "vegas.awk"; tend = 0; CUM = -1
     if (t0 == "" || t1 == "" || t1 <= t0 || t_end == "" || max_age == "" || src == "" \
         || dst == "" || fid == "" || hdr == "" || link_from == "" || link_to == "" \
         || link_bps <= 0 || series == "" || bin_s <= 0) {
@@ -187,6 +187,12 @@ function last_seen() {
 # First receipt of a sent data packet by the agent at dst (T, UID, SIZE, SEQ set).
 function receipt(    ts, d) {
     delivered[UID] = T
+    # delivered => sent and crossed the bottleneck (a run's trace; hand-made ones may skip it);
+    # the segments delivered so far (CUM: every
+    # segment up to it) bound the ACKs the sink may send
+    if (fingerprint != "" && !(UID in CROSSED)) fail("data packet " UID " delivered without crossing the bottleneck " link_from "-" link_to " (a line lost or changed?)")
+    DSEQ[SEQ] = 1
+    while ((CUM + 1) in DSEQ) CUM++
     ts = sent[UID]
     if (ts >= t0 && ts <= t1) {
         d = (T - ts) * 1000
@@ -216,6 +222,7 @@ FNR == 1 && integ_header() { next }
 INTEG_ENDED { fail("a line after the end line \"# end\" (appended?): " substr($0, 1, 80)); next }
 /^#/ { integ_footer(); next }
 {
+    ssum_line()  # the end line's checksum (lib/streamsum.awk)
     EV = $1
     if (EV == "M") {  # "M TIME NODE (x, y, z), (x, y), speed" or the header "M 0.0 nn ..."
         if (NF < 3) { fail("malformed or truncated line (" NF " fields): " substr($0, 1, 80)); next }
@@ -225,6 +232,10 @@ INTEG_ENDED { fail("a line after the end line \"# end\" (appended?): " substr($0
     if ($2 != "-t") {
         # a wired line
         if (NF != 12) { fail("malformed or truncated line (" NF " fields, 12 expected): " substr($0, 1, 80)); next }
+        # every field of its type (as lib/wired.awk): nodes, size, uid numbers, addresses node.port
+        if ($0 !~ /^[-+rdD] [^ ]+ [0-9]+ [0-9]+ [A-Za-z][A-Za-z0-9_]* [0-9]+ [-A-Za-z]+ -?[0-9]+ [0-9]+(\.-?[0-9]+)+ [0-9]+(\.-?[0-9]+)+ -?[0-9]+ [0-9]+$/) {
+            fail("malformed wired line (a field not of its type: event + - r d, nodes, type, size, flags, flow, node.port addresses, sequence number, uid): " substr($0, 1, 80)); next
+        }
         if (!integ_line($2)) next
         if (!(($3, $4) in WIRED)) {  # not one of the scenario's links between its nodes: say why
             if (!integ_node($3) || !integ_node($4)) { fail("node not in the scenario (" n_nodes " nodes): " substr($0, 1, 80)); next }
@@ -240,8 +251,17 @@ INTEG_ENDED { fail("a line after the end line \"# end\" (appended?): " substr($0
             }
         }
         if (T > tend) tend = T
+        # The flow's ACKs (TCPSink's cumulative acknowledgement in the sequence number field):
+        # the sink acknowledges k only after every segment up to k was delivered to it.
+        if ($5 == "ack" && $8 == fid && EV == "+" && !($12 in ACKED)) {
+            ACKED[$12] = 1
+            if ($11 + 0 > CUM) { fail("ACK " $12 " acknowledges segment " $11 " but the trace delivered the segments only up to " CUM " (a receipt turned into a drop, or a receipt line lost?)"); next }
+        }
         if ($5 != "tcp" || $8 != fid) next
         UID = $12
+        if (UID in GONE) { fail("data packet " UID " seen (" EV " on " $3 "-" $4 ") after it was dropped on a wired link (a drop followed by a receipt?)"); next }
+        if (EV == "r" && $3 == link_from && $4 == link_to) CROSSED[UID] = 1
+        if (EV == "d") GONE[UID] = 1
         if (!(UID in sent)) {
             if (EV == "+" && $3 == src) {
                 sent[UID] = T; nsent++
@@ -274,6 +294,7 @@ INTEG_ENDED { fail("a line after the end line \"# end\" (appended?): " substr($0
         if (n_nodes != "" && !($9 in INTEG_NODE)) { fail("node " $9 " not in the scenario (" n_nodes " nodes)"); next }
         if (T > tend) tend = T
         if ($35 != "tcp" || $39 != fid) next
+        if ($37 !~ /^[0-9]+$/ || $41 !~ /^[0-9]+$/) { fail("size '" substr($37, 1, 20) "' or uid '" substr($41, 1, 20) "' is not a number: " substr($0, 1, 80)); next }
         NODE = $9; LAYER = $19; UID = $41
     } else {
         if (!read_keys()) { fail("malformed or truncated line: " substr($0, 1, 80)); next }
@@ -282,6 +303,7 @@ INTEG_ENDED { fail("a line after the end line \"# end\" (appended?): " substr($0
         if (PTYPE != "tcp" || FID != fid) next
         SLOW = 1
     }
+    if (UID in GONE) { fail("data packet " UID " seen (" EV " at node " NODE ") after it was dropped on a wired link (a drop followed by a receipt?)"); SLOW = 0; next }
     if (!(UID in sent)) {  # only a wired '+' sends
         fail("data packet " UID " seen (" EV ") but never sent by node " src)
         SLOW = 0; next

@@ -126,7 +126,7 @@ def test_the_kept_tally_stream_is_small_and_starts_with_the_header(
     assert execute(backends.get("ns2", cfg), spec, keep_traces=True) == "ran"
     lines = (spec.run_dir / spec.stream).read_text(encoding="utf-8").splitlines()
     assert lines[0] == "# " + spec.parser_args["fingerprint"]
-    assert lines[1] == "tally\twired\t1" and lines[-1].startswith("end\t")
+    assert lines[1] == "tally\twired\t2" and lines[-1].startswith("# end ")
     assert len(lines) < 100
 
 

@@ -74,7 +74,7 @@ MIXED_KINDS: dict[str, Callable[[Originals], bytes]] = {
     "bin_fraction_resealed": _bins(_bin_value(b"8.5")),
     "bin_outside_window_resealed": _bins(add_lines(b"bin\t999\t8\n")),
     "format_of_the_wired_tally_resealed": _bins(
-        lambda b: [b"tally\twired\t1\n" if x == b"tally\tmixed\t1\n" else x for x in b]
+        lambda b: [b"tally\twired\t2\n" if x == b"tally\tmixed\t2\n" else x for x in b]
     ),
 }
 
