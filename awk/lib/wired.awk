@@ -110,21 +110,23 @@ $0 !~ /^[-+rd] [^ ]+ [0-9]+ [0-9]+ [A-Za-z][A-Za-z0-9_]* [0-9]+ [-A-Za-z]+ -?[0-
         p = length($1) + length($2) + length($3) + length($4) + 5
         if (st == 0 || substr($0, p, length($0) - p - length(uid)) != WIRED_ID[uid]) { wired_story(st, p); next }
     } else {
-        st = -1
+        st = -1; WIRED_NUID++
+        if (uid + 0 > WIRED_MAXUID) WIRED_MAXUID = uid + 0
         p = length($1) + length($2) + length($3) + length($4) + 5
         WIRED_ID[uid] = substr($0, p, length($0) - p - length(uid))
         if ($3 != src) { wired_story(st, p); next }
-        if (WIRED_NSIZE && !((type, $6) in WIRED_SIZE)) { fail("packet " uid ": size " $6 " is not one the scenario sends as " type " (" sizes ")"); next }
+        if (WIRED_NSIZE && (type in WIRED_STYPE) && !((type, $6) in WIRED_SIZE)) { fail("packet " uid ": size " $6 " is not one the scenario sends as " type " (" sizes ")"); next }
     }
     L = $3 * 4096 + $4
+    WIRED_T[uid] = tm
     if (ev == "+") { if (st != -1 && st != $3 * 4 + 3) { wired_story(st, p); next }; WIRED_ST[uid] = L * 4 + 1 }
     else if (ev == "-") { if (st != L * 4 + 1) { wired_story(st, p); next }; WIRED_ST[uid] = L * 4 + 2 }
     else if (ev == "r") {
         if (st != L * 4 + 2) { wired_story(st, p); next }
-        if ($4 == dst) { WIRED_ST[uid] = 0; delete WIRED_ID[uid] } else WIRED_ST[uid] = $4 * 4 + 3
+        if ($4 == dst) { WIRED_ST[uid] = 0; delete WIRED_ID[uid]; delete WIRED_T[uid] } else WIRED_ST[uid] = $4 * 4 + 3
     } else {
         if (st != -1 && st != L * 4 + 1 && st != $3 * 4 + 3) { wired_story(st, p); next }
-        WIRED_ST[uid] = 0; delete WIRED_ID[uid]
+        WIRED_ST[uid] = 0; delete WIRED_ID[uid]; delete WIRED_T[uid]
     }
     if (tm > ACCT_TEND) ACCT_TEND = tm                              # acct_clock(tm)
     if (!(type in LOSS_SENT)) loss_type(type)
@@ -181,6 +183,18 @@ function wired_story(st, p,    where) {
     fail("packet " uid ": '" ev "' on " $3 "-" $4 " but it was " where " (a receipt turned into a drop, a line lost, or a line of another packet?)")
 }
 
+# In END: every packet whose story has no end (neither received at its destination nor
+# dropped) was last seen within max_age (the path's longest transit) of the trace's end, ACKs
+# included; and ns-2 numbers the packets it sends 0, 1, 2, ... with every one traced, so the
+# uids seen are all of 0 .. the largest (a packet whose only line was deleted leaves a gap).
+function wired_story_end(    u, n) {
+    for (u in WIRED_T)
+        if (ACCT_TEND - WIRED_T[u] > max_age && n++ < 10)
+            fail("packet " u " vanished: last seen at " WIRED_T[u] " s, the trace ends at " ACCT_TEND " s, more than max_age " max_age " s (the path's longest transit) later (a receipt or drop line lost?)")
+    if (fingerprint != "" && WIRED_NUID && WIRED_NUID != WIRED_MAXUID + 1)
+        fail("packets 0 .. " WIRED_MAXUID " were sent but " WIRED_NUID " uids appear: " WIRED_MAXUID + 1 - WIRED_NUID " packet(s) have no line (a drop line lost?)")
+}
+
 # An 'r' on the measured link: the packet took its transmission time plus the link's delay.
 function wired_transit(uid, t, size,    want) {
     if (!(uid in WIRED_DEQ)) return
@@ -200,6 +214,7 @@ END {
     if (WIRED_USAGE) exit 2
     integ_end()
     for (ty in LOSS_SENT) if (ty != "ack") wsent += LOSS_SENT[ty]
+    wired_story_end()
     if (wsent > 0 && LINK_DEP == 0)
         fail("data packets were sent in [t0, t1] but the measured link " link_from "-" link_to " carried none")
     if (acct_end(t_end, max_age)) { print PROG ": " FAILED " check(s) failed" > "/dev/stderr"; exit 3 }

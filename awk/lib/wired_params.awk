@@ -6,7 +6,7 @@
 # Reads: no line; only the -v parameters, in BEGIN.
 # Parameters (-v; lib/wired.awk's header defines them): t0, t1 (t1 > t0), t_end, max_age,
 #   link_from, link_to, link_bps (> 0), tcp_hdr (default 40), links, n_nodes, fingerprint,
-#   sizes ("type:bytes,...": every packet's type and size must be one of these; empty: any).
+#   sizes ("type:bytes,...": a packet of a type listed must have one of its sizes; empty: any).
 # Sets: PROG (when the program has not: "wired.awk"); WIRED_USAGE = 1 and exit 2 when a
 #   parameter is missing or out of range (nothing read, nothing printed; the usage on stderr);
 #   tcp_hdr's default; INTEG_WANT_END (a fingerprint means the stream ends with "# end");
@@ -30,7 +30,7 @@ BEGIN {
             print PROG ": -v sizes=" sizes ": expected type:bytes,type:bytes,..." > "/dev/stderr"
             WIRED_USAGE = 1; exit 2
         }
-        split(WIRED_SZ[i], kv, ":"); WIRED_SIZE[kv[1], kv[2]] = 1
+        split(WIRED_SZ[i], kv, ":"); WIRED_SIZE[kv[1], kv[2]] = 1; WIRED_STYPE[kv[1]] = 1
     }
     integ_init()
     INTEG_WANT_END = fingerprint != ""  # the scenario's trace ends with "# end" (integ_end)
