@@ -5,8 +5,10 @@
 # ns2/patches/0008): LINES lines came before it, the header included, and SUM is their
 # checksum. The definition is docs/trusting-a-run.md's "Stream format"; in short, with
 # P = 2^40 - 87 and a line's fields as awk splits them at blanks:
-#   c(f) = int(x * 1e9) % P  when x = f + 0 is not 0, else W(f) (bytes: w = (w * 257 + b) % P)
-#   v(L) = (length(L) + sum over fields i * c(f_i)) % P      (at most 127 fields)
+#   c(f) = int(y) % P + int((y - int(y)) * 2^52) % P  with y = x * 2^30, when x = f + 0 is not
+#          0 (every bit of the double x: the multiplications by powers of two are exact);
+#          else W(f) (the bytes: w = (w * 257 + b) % P)
+#   v(L) = (length(L) + sum over fields i * c(f_i)) % P      (at most 90 fields)
 #   SUM  = (SUM * 31 + v(L) + P) % P over the lines in order
 # The reader passes each line once, after its fields are split (a reader with another FS
 # passes the fields split at blanks), so the cost is a few operations per field: no byte loop
@@ -29,22 +31,22 @@ function ssum_word(f,    w, i, n) {
     return SSUM_W[f] = w + 0
 }
 
-function ssum_line(    i, s, x) {
-    if (NF > 127) { fail("line of " NF " fields (at most 127: the checksum's sum must stay exact)"); return }
+function ssum_line(    i, s, x, y, h) {
+    if (NF > 90) { fail("line of " NF " fields (at most 90: the checksum's sum must stay exact)"); return }
     s = length($0)
     for (i = 1; i <= NF; i++) {
-        if (x = $i + 0) s += i * (int(x * 1e9) % SSUM_P)
+        if (x = $i + 0) { y = x * 1073741824; h = int(y); s += i * (h % SSUM_P + int((y - h) * 4503599627370496) % SSUM_P) }
         else s += i * (($i in SSUM_W) ? SSUM_W[$i] : ssum_word($i))
     }
     SSUM_H = (SSUM_H * 31 + s % SSUM_P + SSUM_P) % SSUM_P
     SSUM_N++
 }
 
-function ssum_fields(line, a, n,    i, s, x) {
-    if (n > 127) { fail("line of " n " fields (at most 127: the checksum's sum must stay exact)"); return }
+function ssum_fields(line, a, n,    i, s, x, y, h) {
+    if (n > 90) { fail("line of " n " fields (at most 90: the checksum's sum must stay exact)"); return }
     s = length(line)
     for (i = 1; i <= n; i++) {
-        if (x = a[i] + 0) s += i * (int(x * 1e9) % SSUM_P)
+        if (x = a[i] + 0) { y = x * 1073741824; h = int(y); s += i * (h % SSUM_P + int((y - h) * 4503599627370496) % SSUM_P) }
         else s += i * ((a[i] in SSUM_W) ? SSUM_W[a[i]] : ssum_word(a[i]))
     }
     SSUM_H = (SSUM_H * 31 + s % SSUM_P + SSUM_P) % SSUM_P

@@ -29,12 +29,15 @@
 #   (bit/s); tcp_hdr - header bytes in a tcp packet's size (default 40); the scenario's
 #   fingerprint (lib/integrity.awk): links - its links "a-b,..."; n_nodes - its node count;
 #   link_delay - the measured link's propagation delay (s; empty: not checked); fingerprint -
-#   the run's header text (lib/integrity.awk, integ_header; empty: no header required).
+#   the run's header text (lib/integrity.awk, integ_header; empty: no header required); sizes -
+#   "type:bytes,...", the sizes each listed type may have; hops - "a-b:queue_s:wire_s,...",
+#   each link's longest queue wait and wire time (lib/wired_params.awk).
 # Integrity (each failure names the file, the line and the rule; lib/integrity.awk): line 1 is
 #   the run's header "# " fingerprint (the scenario writes it; another study, seed, end or run
-#   fails, naming the field), the last line is "# end" (the scenario writes it after ns-2
-#   flushed the trace; with a fingerprint a stream without it was cut short, and a line after
-#   it fails), every other line has 12 fields, an event + - r or d, a numeric time that never decreases and is not after
+#   fails, naming the field), the last line is "# end LINES SUM" (StreamSum writes it after
+#   ns-2 flushed the trace; lib/streamsum.awk recomputes count and checksum over the header and
+#   every line; with a fingerprint a stream without it was cut short, and a line after it
+#   fails), every other line has 12 fields of their types (wired_field), an event + - r or d, a numeric time that never decreases and is not after
 #   t_end, is no duplicate of an earlier line at that time, has no CR (CRLF is rejected) and
 #   no NUL; its nodes ($3,
 #   $4 and the nodes of $9 and $10) are below n_nodes and $3-$4 is one of `links`; without a
@@ -62,7 +65,7 @@ BEGIN { link_init() }
 
 # Line 1: the run's header (skipped once checked; a missing one fails, and the line is read).
 FNR == 1 && integ_header() { next }
-# The scenario's last line "# end" (integ_footer): checked and skipped; nothing may follow it.
+# The stream's last line "# end LINES SUM" (integ_footer): checked and skipped; nothing may follow it.
 INTEG_ENDED { fail("a line after the end line \"# end\" (appended?): " substr($0, 1, 80)); next }
 /^#/ { integ_footer(); next }
 
@@ -184,13 +187,22 @@ function wired_story(st, p,    where) {
 }
 
 # In END: every packet whose story has no end (neither received at its destination nor
-# dropped) was last seen within max_age (the path's longest transit) of the trace's end, ACKs
-# included; and ns-2 numbers the packets it sends 0, 1, 2, ... with every one traced, so the
-# uids seen are all of 0 .. the largest (a packet whose only line was deleted leaves a gap).
-function wired_story_end(    u, n) {
-    for (u in WIRED_T)
-        if (ACCT_TEND - WIRED_T[u] > max_age && n++ < 10)
-            fail("packet " u " vanished: last seen at " WIRED_T[u] " s, the trace ends at " ACCT_TEND " s, more than max_age " max_age " s (the path's longest transit) later (a receipt or drop line lost?)")
+# dropped), ACKs included, is where it can still be: in a link's queue within that queue's
+# longest wait of the trace's end, on a wire within its transmission and delay, at a router
+# not at all (ns-2 forwards in the same instant; 2 us of rounding); without `hops`, within
+# max_age (the path's longest transit). And ns-2 numbers the packets it sends 0, 1, 2, ...
+# with every one traced, so the uids seen are all of 0 .. the largest (a packet whose only
+# line was deleted leaves a gap).
+function wired_story_end(    u, n, st, a, b, lim, where) {
+    for (u in WIRED_T) {
+        st = WIRED_ST[u]; a = int(st / 16384); b = int(st / 4) % 4096
+        if (st % 4 == 3) { lim = 2e-6; where = "received at node " int(st / 4) }
+        else if (st % 4 == 1 && ((a, b) in WIRED_HOPQ)) { lim = WIRED_HOPQ[a, b]; where = "queued on " a "-" b }
+        else if (st % 4 == 2 && ((a, b) in WIRED_HOPW)) { lim = WIRED_HOPW[a, b]; where = "on the wire of " a "-" b }
+        else { lim = max_age; where = "in flight" }
+        if (ACCT_TEND - WIRED_T[u] > lim && n++ < 10)
+            fail("packet " u " vanished: " where " since " WIRED_T[u] " s, the trace ends at " ACCT_TEND " s, more than " lim " s later (a receipt or drop line lost?)")
+    }
     if (fingerprint != "" && WIRED_NUID && WIRED_NUID != WIRED_MAXUID + 1)
         fail("packets 0 .. " WIRED_MAXUID " were sent but " WIRED_NUID " uids appear: " WIRED_MAXUID + 1 - WIRED_NUID " packet(s) have no line (a drop line lost?)")
 }

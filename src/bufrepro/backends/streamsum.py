@@ -10,17 +10,21 @@ from collections.abc import Iterable
 # StreamSum), awk/lib/streamsum.awk checks it. This module is the reference the tests and
 # other backends compare with.
 P = 2**40 - 87
-MAX_FIELDS = 127
+MAX_FIELDS = 90
 _BLANKS = re.compile(rb"[ \t]+")
 _NUMBER = re.compile(rb"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 
 
 def field_value(field: bytes) -> int:
-    """c(f): a number's value to 1e-9 (truncated) mod P, a word's (or a zero's) byte hash."""
+    """c(f): a number's every bit (its double scaled by 2^30: integer part and the fraction's
+    52 bits, each mod P), a word's (or a zero's) byte hash."""
     match = _NUMBER.match(field)
     x = float(match.group()) if match else 0.0
     if x != 0.0:
-        return int(math.fmod(math.trunc(x * 1e9), P))
+        y = x * 2.0**30
+        hi = float(math.trunc(y))
+        lo = float(math.trunc((y - hi) * 2.0**52))
+        return int(math.fmod(hi, P)) + int(math.fmod(lo, P))
     w = 0
     for byte in field:
         w = (w * 257 + byte) % P

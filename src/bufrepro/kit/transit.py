@@ -37,3 +37,17 @@ def horizon(paths: Iterable[tuple[Sequence[Hop], int]]) -> float:
 
 # The largest ACK: 40 B of TCP/IP headers and at most 40 B of TCP options (SACK blocks).
 ACK_BYTES = 80
+
+
+def link_bounds(links: Iterable[tuple[int, int, Hop, int]]) -> str:
+    """The parser's -v hops: for each directed link (from, to, its hop, its largest packet) how
+    long a packet may wait in its queue and how long it may be on its wire, as
+    "from-to:queue_s:wire_s,..." (s, each plus ROUNDING_S). A packet still queued, or on a
+    wire, at the trace's end was last seen within these of it; else it was lost."""
+    out = []
+    for a, b, hop, size in links:
+        tx = size * 8 / hop.bps
+        queue = (hop.queue_pkts + 1) * tx + ROUNDING_S
+        wire = tx + hop.delay_s + ROUNDING_S
+        out.append(f"{a}-{b}:{queue:.6f}:{wire:.6f}")
+    return ",".join(out)

@@ -7,7 +7,7 @@ from typing import Any
 from bufrepro.backends.fingerprint import fingerprint
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block
-from bufrepro.kit.transit import ACK_BYTES, Hop, horizon
+from bufrepro.kit.transit import ACK_BYTES, Hop, horizon, link_bounds
 from bufrepro.studies.dumbbell import http
 
 # The ns-2 sink agent that pairs with each one-way TCP sender.
@@ -115,6 +115,7 @@ def parse_args(block: Block, point: RunPoint) -> dict[str, Any]:
         "t_end": measure["duration_s"],
         "fingerprint": fingerprint(point, measure["duration_s"]),
         "max_age": max_age(block, point),
+        "hops": hops(block, point),
         "sizes": sizes(block),
         "link_from": LINK_FROM,
         "link_to": LINK_TO,
@@ -140,6 +141,27 @@ def max_age(block: Block, point: RunPoint) -> float:
     back = Hop(min(topo["reverse_queue_pkts"], outstanding), neck_bps, neck_s)
     largest = max(tcp["mss_bytes"] + TCP_HEADER_BYTES, block["cbr"]["packet_bytes"])
     return horizon([(data, largest), ([access, back, access], ACK_BYTES)])
+
+
+def hops(block: Block, point: RunPoint) -> str:
+    """Each link's longest queue wait and wire time (kit.transit.link_bounds), as -v hops."""
+    topo, tcp = block["topology"], block["tcp"]
+    outstanding = tcp["sources"] * tcp["max_rwnd_pkts"] + 2
+    access = Hop(
+        min(topo["access_queue_pkts"], outstanding),
+        topo["access_bw_mbps"] * 1e6,
+        topo["access_delay_ms"] / 1e3,
+    )
+    neck_bps, neck_s = point.get("bottleneck_mbps") * 1e6, topo["bottleneck_delay_ms"] / 1e3
+    limit = queue_limit(point.get("queue"), int(point.get("buffer")), topo["buffer_counts"])
+    back = Hop(min(topo["reverse_queue_pkts"], outstanding), neck_bps, neck_s)
+    data = max(tcp["mss_bytes"] + TCP_HEADER_BYTES, block["cbr"]["packet_bytes"])
+    links = [(LINK_FROM, LINK_TO, Hop(limit, neck_bps, neck_s), data), (LINK_TO, LINK_FROM, back, ACK_BYTES)]
+    for node in sorted({*tcp_nodes(tcp["sources"]), CBR_NODE}):
+        links += [(node, LINK_FROM, access, data), (LINK_FROM, node, access, ACK_BYTES)]
+    for node in (6, 7):
+        links += [(LINK_TO, node, access, data), (node, LINK_TO, access, ACK_BYTES)]
+    return link_bounds(links)
 
 
 def sizes(block: Block) -> str:

@@ -9,7 +9,7 @@ from bufrepro.backends.fingerprint import fingerprint
 from bufrepro.kit import sweeps
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block
-from bufrepro.kit.transit import ACK_BYTES, Hop, horizon
+from bufrepro.kit.transit import ACK_BYTES, Hop, horizon, link_bounds
 
 NAME = "ramya"
 KEYS = ("setup", "tcp", "bottleneck_mbps", "rwnd_bytes", "delay_scale", "buffer")
@@ -170,6 +170,7 @@ def parse_args(block: Block, point: RunPoint) -> dict[str, Any]:
         "t_end": setup["duration_s"],
         "fingerprint": fingerprint(point, setup["duration_s"]),
         "max_age": max_age(block, point),
+        "hops": hops(block, point),
         "sizes": sizes(block),
         "link_from": R1,
         "link_to": R2,
@@ -199,6 +200,31 @@ def max_age(block: Block, point: RunPoint) -> float:
     if block["setups"][point.get("setup")]["ping"]:
         paths += [([ping, forward, ping], segment), ([ping, back, ping], small)]
     return horizon(paths)
+
+
+def hops(block: Block, point: RunPoint) -> str:
+    """Each link's longest queue wait and wire time (kit.transit.link_bounds), as -v hops:
+    client 0 - R1 1 - R2 2 - server 3, ping 4 - R1, R2 - ping 5 (segments one way, ACKs and
+    ping replies the other; the ping links carry pings only)."""
+    topo, tcp = block["topology"], block["tcp"]
+    scale = float(point.get("delay_scale"))
+    limit = queue_limit(block, int(point.get("buffer")))
+    outstanding = max(1, int(point.get("rwnd_bytes")) // tcp["mss_bytes"]) + 2
+    other = min(topo["other_queue_pkts"], outstanding)
+    access = Hop(other, topo["access_bw_mbps"] * 1e6, topo["access_delay_ms"] * scale / 1e3)
+    ping = Hop(other, topo["ping_bw_mbps"] * 1e6, topo["ping_delay_ms"] * scale / 1e3)
+    neck_bps, neck_s = point.get("bottleneck_mbps") * 1e6, topo["bottleneck_delay_ms"] * scale / 1e3
+    back = Hop(min(topo["other_queue_pkts"], outstanding + limit), neck_bps, neck_s)
+    segment = max(tcp["mss_bytes"] + tcp["header_bytes"], block["ping"]["packet_bytes"])
+    small = max(ACK_BYTES, block["ping"]["packet_bytes"])
+    pings = block["ping"]["packet_bytes"]
+    links = [
+        (0, R1, access, segment), (R1, 0, access, small),
+        (R1, R2, Hop(limit, neck_bps, neck_s), segment), (R2, R1, back, small),
+        (R2, 3, access, segment), (3, R2, access, small),
+        (4, R1, ping, pings), (R1, 4, ping, pings), (R2, 5, ping, pings), (5, R2, ping, pings),
+    ]
+    return link_bounds(links)
 
 
 def sizes(block: Block) -> str:
