@@ -30,7 +30,6 @@ from typing import Any
 import pytest
 
 from bufrepro.backends.streamsum import end_line
-
 from conftest import REPO
 
 PROG = REPO / "awk" / "vegas" / "vegas.awk"

@@ -53,7 +53,9 @@ CUT: dict[str, Mutation] = {
 # --- EDIT / RESEALED: one line --------------------------------------------------------------------
 
 
-def edit_line(pick: Callable[[Lines], int], change: Callable[[list[bytes]], list[bytes]]) -> Mutation:
+def edit_line(
+    pick: Callable[[Lines], int], change: Callable[[list[bytes]], list[bytes]]
+) -> Mutation:
     def m(ls: Lines) -> Lines:
         out = list(ls)
         i = pick(out)
@@ -298,7 +300,11 @@ def vegas_edits() -> dict[str, Mutation]:
             )
     out["wired_event_unknown"] = edit_line(nth(wired, 0.5), set_field(0, b"x"))
     for frac in (0.1, 0.3, 0.5, 0.7, 0.8):
-        out[f"sink_receipt_to_drop_{int(frac * 100)}"] = edit_line(nth(agt_receipts, frac), drop_wireless)
+        out[f"sink_receipt_to_drop_{int(frac * 100)}"] = edit_line(
+            nth(agt_receipts, frac), drop_wireless
+        )
     for frac in (0.2, 0.4, 0.6, 0.8):
-        out[f"bottleneck_receipt_to_drop_{int(frac * 100)}"] = edit_line(nth(neck, frac), set_field(0, b"d"))
+        out[f"bottleneck_receipt_to_drop_{int(frac * 100)}"] = edit_line(
+            nth(neck, frac), set_field(0, b"d")
+        )
     return out

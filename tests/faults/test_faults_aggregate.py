@@ -59,6 +59,8 @@ METRICS: dict[str, Callable[[str], str]] = {
     "emptied": lambda t: "",
     "nul_byte": lambda t: t.replace("\t", "\t\0", 1),
 }
+
+
 def _scale(name: str, factor: float, fmt: str = "%.6f") -> Callable[[str], str]:
     """metrics.tsv with one value multiplied, printed as the parsers print it (still plausible)."""
 
@@ -95,20 +97,28 @@ PLAUSIBLE: dict[str, Callable[[str], str]] = {
     "utilisation_halved": _scale("link_utilisation", 0.5),
     "queue_avg_doubled": _scale("link_queue_avg_pkts", 2),
     "loss_rate_halved": _scale("tcp_loss_rate", 0.5),
-    "drops_plus_one": lambda t: _set("tcp_drops_total", str(int(dict(
-        ln.split("\t", 1) for ln in t.splitlines())["tcp_drops_total"]) + 1))(t),
-    "one_digit_changed": lambda t: t.replace(".", ".9", 1) if ".9" not in t[:40] else t.replace(".", ".1", 1),
+    "drops_plus_one": lambda t: _set(
+        "tcp_drops_total",
+        str(int(dict(ln.split("\t", 1) for ln in t.splitlines())["tcp_drops_total"]) + 1),
+    )(t),
+    "one_digit_changed": lambda t: (
+        t.replace(".", ".9", 1) if ".9" not in t[:40] else t.replace(".", ".1", 1)
+    ),
     "delay_rounded": _scale("tcp_delay_ms_mean", 1, "%.2f"),
     "value_with_trailing_zero": _scale("tcp_delay_ms_mean", 1, "%.7f"),
     "delay_and_max_swapped": _swap("tcp_delay_ms_mean", "tcp_delay_ms_p95"),
     "throughput_and_goodput_swapped": _swap("tcp_throughput_kbps", "tcp_goodput_kbps"),
-    "lines_reordered": lambda t: "".join(sorted((ln + "\n" for ln in t.splitlines()), reverse=True)),
+    "lines_reordered": lambda t: "".join(
+        sorted((ln + "\n" for ln in t.splitlines()), reverse=True)
+    ),
     "optional_metric_removed": _drop("cbr_delay_ms_max"),
     "extra_plausible_metric": lambda t: t + "tcp_extra_pkts\t3\n",
     "trailing_newline_lost": lambda t: t[:-1],
     "blank_line_added": lambda t: t + "\n",
-    "queue_max_plus_one": lambda t: _set("link_queue_max_pkts", str(int(dict(
-        ln.split("\t", 1) for ln in t.splitlines())["link_queue_max_pkts"]) + 1))(t),
+    "queue_max_plus_one": lambda t: _set(
+        "link_queue_max_pkts",
+        str(int(dict(ln.split("\t", 1) for ln in t.splitlines())["link_queue_max_pkts"]) + 1),
+    )(t),
 }
 RECORD: dict[str, Callable[[dict[str, Any]], str]] = {
     "metrics_digest_missing": lambda m: json.dumps(

@@ -44,7 +44,7 @@ def _lines(path: Path) -> bm.Lines:
 
 
 def _side(spec: RunSpec, which: str) -> int:
-    return [i for i, f in enumerate(spec.side_files) if which in f][0]
+    return next(i for i, f in enumerate(spec.side_files) if which in f)
 
 
 def _parse(run: KeptRun, fmt: str, name: str, data: bm.Lines) -> subprocess.CompletedProcess[bytes]:
@@ -153,7 +153,9 @@ def test_every_mishap_fails_loudly(runs: dict[str, KeptRun], fmt: str, cls: str)
         damaged = mutate(original)
         if damaged == original or _unread(original, damaged):
             continue  # e.g. another buffer's identical body: no mishap at all
-        problem = _loud(_parse(run, fmt, f"fault-{cls}-{name}.tr", damaged), f"fault-{cls}-{name}.tr")
+        problem = _loud(
+            _parse(run, fmt, f"fault-{cls}-{name}.tr", damaged), f"fault-{cls}-{name}.tr"
+        )
         if problem:
             quiet.append(problem)
     assert not quiet, f"{len(quiet)} of {len(kinds)} passed or failed quietly:\n" + "\n".join(quiet)

@@ -18,33 +18,72 @@ SEEDS = ", ".join(str(s) for s in range(1, 1801))
 # name -> (file text, what the error must say)
 MISHAPS: dict[str, tuple[str, str]] = {
     # an integer key given a float
-    "buffer_10.0": ("dumbbell:\n  grid:\n    buffer: [10.0]\n", "dumbbell.grid.buffer[0]: 10.0 is not of type 'integer'"),
+    "buffer_10.0": (
+        "dumbbell:\n  grid:\n    buffer: [10.0]\n",
+        "dumbbell.grid.buffer[0]: 10.0 is not of type 'integer'",
+    ),
     "seed_1.0": ("dumbbell:\n  seeds: [1.0]\n", "dumbbell.seeds[0]: 1.0 is not of type 'integer'"),
-    "sources_3.0": ("dumbbell:\n  tcp:\n    sources: 3.0\n", "dumbbell.tcp.sources: 3.0 is not of type 'integer'"),
-    "mss_1460.0": ("dumbbell:\n  tcp:\n    mss_bytes: 1460.0\n", "dumbbell.tcp.mss_bytes: 1460.0 is not of type"),
-    "ramya_mss_536.0": ("ramya:\n  tcp:\n    mss_bytes: 536.0\n", "ramya.tcp.mss_bytes: 536.0 is not of type"),
-    "runs_per_job_5.0": ("runs_per_job:\n  dumbbell: 5.0\n", "runs_per_job.dumbbell: 5.0 is not of type"),
+    "sources_3.0": (
+        "dumbbell:\n  tcp:\n    sources: 3.0\n",
+        "dumbbell.tcp.sources: 3.0 is not of type 'integer'",
+    ),
+    "mss_1460.0": (
+        "dumbbell:\n  tcp:\n    mss_bytes: 1460.0\n",
+        "dumbbell.tcp.mss_bytes: 1460.0 is not of type",
+    ),
+    "ramya_mss_536.0": (
+        "ramya:\n  tcp:\n    mss_bytes: 536.0\n",
+        "ramya.tcp.mss_bytes: 536.0 is not of type",
+    ),
+    "runs_per_job_5.0": (
+        "runs_per_job:\n  dumbbell: 5.0\n",
+        "runs_per_job.dumbbell: 5.0 is not of type",
+    ),
     "max_planned_runs_10.0": ("max_planned_runs: 10.0\n", "max_planned_runs: 10.0 is not of type"),
     # duplicated keys
     "studies_twice": ("studies: [dumbbell]\nstudies: [ramya]\n", "duplicate key 'studies'"),
-    "block_twice": ("dumbbell:\n  seeds: [1]\ndumbbell:\n  seeds: [2]\n", "duplicate key 'dumbbell'"),
-    "nested_twice": ("dumbbell:\n  tcp:\n    sources: 3\n    sources: 4\n", "duplicate key 'sources'"),
-    "grid_key_twice": ("dumbbell:\n  grid:\n    buffer: [5]\n    buffer: [10]\n", "duplicate key 'buffer'"),
+    "block_twice": (
+        "dumbbell:\n  seeds: [1]\ndumbbell:\n  seeds: [2]\n",
+        "duplicate key 'dumbbell'",
+    ),
+    "nested_twice": (
+        "dumbbell:\n  tcp:\n    sources: 3\n    sources: 4\n",
+        "duplicate key 'sources'",
+    ),
+    "grid_key_twice": (
+        "dumbbell:\n  grid:\n    buffer: [5]\n    buffer: [10]\n",
+        "duplicate key 'buffer'",
+    ),
     # YAML 1.1 booleans, and booleans written as text
-    "gentle_no": ("dumbbell:\n  red:\n    gentle: no\n", "dumbbell.red.gentle: 'no' is text, not a boolean"),
+    "gentle_no": (
+        "dumbbell:\n  red:\n    gentle: no\n",
+        "dumbbell.red.gentle: 'no' is text, not a boolean",
+    ),
     "gentle_No": ("dumbbell:\n  red:\n    gentle: No\n", "dumbbell.red.gentle: 'No' is text"),
     "gentle_off": ("dumbbell:\n  red:\n    gentle: off\n", "dumbbell.red.gentle: 'off' is text"),
     "gentle_on": ("dumbbell:\n  red:\n    gentle: on\n", "dumbbell.red.gentle: 'on' is text"),
     "gentle_yes": ("dumbbell:\n  red:\n    gentle: yes\n", "dumbbell.red.gentle: 'yes' is text"),
-    "gentle_quoted_no": ("dumbbell:\n  red:\n    gentle: 'no'\n", "dumbbell.red.gentle: 'no' is text"),
-    "gentle_quoted_false": ("dumbbell:\n  red:\n    gentle: 'false'\n", "dumbbell.red.gentle: 'false' is text"),
+    "gentle_quoted_no": (
+        "dumbbell:\n  red:\n    gentle: 'no'\n",
+        "dumbbell.red.gentle: 'no' is text",
+    ),
+    "gentle_quoted_false": (
+        "dumbbell:\n  red:\n    gentle: 'false'\n",
+        "dumbbell.red.gentle: 'false' is text",
+    ),
     "syn_on": ("dumbbell:\n  tcp:\n    syn: on\n", "dumbbell.tcp.syn: 'on' is text"),
-    "bytes_mode_Off": ("dumbbell:\n  red:\n    bytes_mode: Off\n", "dumbbell.red.bytes_mode: 'Off' is text"),
+    "bytes_mode_Off": (
+        "dumbbell:\n  red:\n    bytes_mode: Off\n",
+        "dumbbell.red.bytes_mode: 'Off' is text",
+    ),
     # not YAML, not a mapping
     "unclosed_bracket": ("dumbbell: [1, 2\n", "not valid YAML"),
     "tab_indentation": ("dumbbell:\n\tseeds: [1]\n", "not valid YAML"),
     "binary_garbage": ("\x00\x01\x02\x03", "not valid YAML"),
-    "a_list": ("- dumbbell\n- ramya\n", "the top level must be a mapping of config keys, not a list"),
+    "a_list": (
+        "- dumbbell\n- ramya\n",
+        "the top level must be a mapping of config keys, not a list",
+    ),
     "a_number": ("42\n", "the top level must be a mapping of config keys, not a int"),
     "a_string": ("dumbbell\n", "the top level must be a mapping of config keys, not a str"),
     # plans too big to make

@@ -39,7 +39,9 @@ def _mapping(loader: Any, node: yaml.MappingNode) -> dict[Any, Any]:
         key = loader.construct_object(key_node, deep=True)
         if key in seen:
             raise yaml.constructor.ConstructorError(
-                None, None, f"duplicate key {key!r} (first on line {seen[key] + 1})",
+                None,
+                None,
+                f"duplicate key {key!r} (first on line {seen[key] + 1})",
                 key_node.start_mark,
             )
         seen[key] = key_node.start_mark.line
@@ -175,7 +177,7 @@ def _allowed(error: jsonschema.ValidationError) -> str:
 
 
 # JSON Schema calls 10.0 an integer; a config that means a count says 10.
-_STRICT = jsonschema.validators.extend(
+_STRICT = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
     jsonschema.Draft202012Validator,
     type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
         "integer", lambda _, x: isinstance(x, int) and not isinstance(x, bool)

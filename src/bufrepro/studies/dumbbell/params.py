@@ -156,7 +156,10 @@ def hops(block: Block, point: RunPoint) -> str:
     limit = queue_limit(point.get("queue"), int(point.get("buffer")), topo["buffer_counts"])
     back = Hop(min(topo["reverse_queue_pkts"], outstanding), neck_bps, neck_s)
     data = max(tcp["mss_bytes"] + TCP_HEADER_BYTES, block["cbr"]["packet_bytes"])
-    links = [(LINK_FROM, LINK_TO, Hop(limit, neck_bps, neck_s), data), (LINK_TO, LINK_FROM, back, ACK_BYTES)]
+    links = [
+        (LINK_FROM, LINK_TO, Hop(limit, neck_bps, neck_s), data),
+        (LINK_TO, LINK_FROM, back, ACK_BYTES),
+    ]
     for node in sorted({*tcp_nodes(tcp["sources"]), CBR_NODE}):
         links += [(node, LINK_FROM, access, data), (LINK_FROM, node, access, ACK_BYTES)]
     for node in (6, 7):
@@ -178,7 +181,11 @@ def sizes(block: Block) -> str:
     # ns-2's UDP agent sends a message larger than its packetSize_ (1000 B) as 1000 B pieces
     # and the rest
     cbr = block["cbr"]["packet_bytes"]
-    pairs += [("cbr", min(cbr, UDP_PACKET_BYTES))] + ([("cbr", cbr % UDP_PACKET_BYTES)] if cbr > UDP_PACKET_BYTES and cbr % UDP_PACKET_BYTES else [])
+    pairs += [("cbr", min(cbr, UDP_PACKET_BYTES))] + (
+        [("cbr", cbr % UDP_PACKET_BYTES)]
+        if cbr > UDP_PACKET_BYTES and cbr % UDP_PACKET_BYTES
+        else []
+    )
     return ",".join(f"{t}:{b}" for t, b in dict.fromkeys(pairs))
 
 

@@ -219,10 +219,16 @@ def hops(block: Block, point: RunPoint) -> str:
     small = max(ACK_BYTES, block["ping"]["packet_bytes"])
     pings = block["ping"]["packet_bytes"]
     links = [
-        (0, R1, access, segment), (R1, 0, access, small),
-        (R1, R2, Hop(limit, neck_bps, neck_s), segment), (R2, R1, back, small),
-        (R2, 3, access, segment), (3, R2, access, small),
-        (4, R1, ping, pings), (R1, 4, ping, pings), (R2, 5, ping, pings), (5, R2, ping, pings),
+        (0, R1, access, segment),
+        (R1, 0, access, small),
+        (R1, R2, Hop(limit, neck_bps, neck_s), segment),
+        (R2, R1, back, small),
+        (R2, 3, access, segment),
+        (3, R2, access, small),
+        (4, R1, ping, pings),
+        (R1, 4, ping, pings),
+        (R2, 5, ping, pings),
+        (5, R2, ping, pings),
     ]
     return link_bounds(links)
 

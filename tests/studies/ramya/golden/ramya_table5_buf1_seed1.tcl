@@ -21,8 +21,12 @@ Agent/TCP set ecn_ 0
 
 set tf [open out.tr w]
 # The run's fingerprint, the first line of the trace and of each side file (rtt, ping, queue):
-# their parsers check study, seed, end and run.
-puts $tf "# bufrepro ramya run=604cd4bc0d0c5c26 seed=1 end=5"
+# their parsers check study, seed, end and run. A StreamSum per file (the patched ns-2) writes
+# it and sums every line after it; finish ends each file with "# end LINES SUM"
+# (docs/trusting-a-run.md, "Stream format").
+set tsum [new StreamSum]
+$tsum attach $tf
+$tsum puts "# bufrepro ramya run=604cd4bc0d0c5c26 seed=1 end=5"
 $ns trace-all $tf
 
 # Each link traced by trace-all gets four trace objects (Trace/Enque, Deque, Drop, Recv), and
@@ -40,7 +44,7 @@ set tally [new WiredTally]
 $tally param t0 {0}
 $tally param t1 {5}
 $tally param t_end {5}
-$tally param max_age {4}
+$tally param max_age {0.932776}
 $tally param link_from {1}
 $tally param link_to {2}
 $tally param link_bps {1000000}
@@ -63,10 +67,15 @@ $ns queue-limit $n(1) $n(2) 2
 # --- Queue length at R1 -> R2 (waiting packets, the one on the wire excluded), sampled ---
 set qmon [$ns monitor-queue $n(1) $n(2) "" 0.1]
 set qf [open queue.tr w]
-puts $qf "# bufrepro ramya run=604cd4bc0d0c5c26 seed=1 end=5"
+set qsum [new StreamSum]
+$qsum attach $qf
+$qsum puts "# bufrepro ramya run=604cd4bc0d0c5c26 seed=1 end=5"
+# The samples (and the pings) are collected in a string and written through the StreamSum at
+# the end: one call instead of an OTcl dispatch per line.
+set qbuf ""
 proc sample_queue {} {
     global ns qmon qf
-    puts $qf "[$ns now] [$qmon set pkts_]"
+    append ::qbuf "[$ns now] [$qmon set pkts_]\n"
     $ns at [expr {[$ns now] + 0.1}] "sample_queue"
 }
 $ns at 0.0 "sample_queue"
@@ -79,7 +88,9 @@ set sink [new Agent/TCPSink]
 $ns attach-agent $n(3) $sink
 $ns connect $tcp $sink
 set rf [open rtt.tr w]
-puts $rf "# bufrepro ramya run=604cd4bc0d0c5c26 seed=1 end=5"
+set rsum [new StreamSum]
+$rsum attach $rf
+$rsum puts "# bufrepro ramya run=604cd4bc0d0c5c26 seed=1 end=5"
 $tcp attach $rf
 $tcp trace rtt_
 set ftp [new Application/FTP]
@@ -91,14 +102,23 @@ $ns at [expr {0.0 + [$startvar value]}] "$ftp start"
 
 # --- Ping (Section 4.1): a request every 0.01 s from node 4 to node 5 ---
 set pf [open ping.tr w]
-puts $pf "# bufrepro ramya run=604cd4bc0d0c5c26 seed=1 end=5"
+set psum [new StreamSum]
+$psum attach $pf
+$psum puts "# bufrepro ramya run=604cd4bc0d0c5c26 seed=1 end=5"
+set pbuf ""
 
 
 proc finish {} {
     global ns tf qf rf pf
     $ns flush-trace
-    puts -nonewline $tf [[set ::tally] report]
+    [set ::tsum] puts [[set ::tally] report]
+    # The stream's last line "# end LINES SUM": its parser fails a stream without it (cut short)
+    # or whose lines do not match it (cut and re-ended, spliced, edited).
+    [set ::tsum] end
     close $tf
+    [set ::qsum] puts $::qbuf
+    [set ::psum] puts $::pbuf
+    foreach s {qsum rsum psum} { [set ::$s] end }
     close $qf
     close $rf
     close $pf
