@@ -90,12 +90,13 @@ FNR == 1 && (SIDE_HEAD[ARGIND] = 1) && integ_header() { next }
 function side_keep(i) { SIDE_LAST[i] = INTEG_LAST; SIDE_GAP[i] = INTEG_GAP; SIDE_LINES[i] = INTEG_LINES; SIDE_ENDED[i] = SSUM_ENDED }
 # The end line "# end LINES SUM" (lib/streamsum.awk) closes each file; nothing may follow it.
 SSUM_ENDED { fail("a line after the end line (appended, or two files joined?): " substr($0, 1, 80)); next }
-/^# end/ { ssum_end($0); next }
+$1 == "#" { ssum_end($0); next }
 { ssum_line() }
-# Every field's type where it is read: numbers are numbers (times, counts, delays), names names.
-ARGIND == 1 && (NF != 7 || $0 !~ /^[0-9]+(\.[0-9]+)? +-?[0-9]+ +-?[0-9]+ +-?[0-9]+ +-?[0-9]+ +[a-z_]+ +-?[0-9]+(\.[0-9]+)? *$/) { fail("malformed RTT line (" NF " fields, 7 expected: time, 4 integers, a variable name, a number): " substr($0, 1, 80)); next }
-ARGIND == 2 && !(($1 == "s" && NF == 3 && $0 ~ /^s [0-9]+(\.[0-9]*)?(e-?[0-9]+)? [0-9]+$/) || ($1 == "r" && NF == 5 && $0 ~ /^r [0-9]+(\.[0-9]*)?(e-?[0-9]+)? [0-9]+ -?[0-9]+(\.[0-9]*)?(e-?[0-9]+)? -?[0-9]+(\.[0-9]*)?(e-?[0-9]+)?$/)) { fail("malformed ping line (s TIME SEQ, or r TIME SEQ FWD_MS RET_MS, all numbers): " substr($0, 1, 80)); next }
-ARGIND == 3 && (NF != 2 || $0 !~ /^[0-9]+(\.[0-9]*)?(e-?[0-9]+)? [0-9]+$/) { fail("malformed queue line (2 fields expected: time, packets): " substr($0, 1, 80)); next }
+# Every field's type where it is read (the time by integ_line below; the fields not read are
+# covered by the end line's checksum): numbers are numbers.
+ARGIND == 1 && (NF != 7 || $7 !~ /^-?[0-9]+(\.[0-9]+)?$/) { fail("malformed RTT line (" NF " fields, 7 expected; the value $7 a number): " substr($0, 1, 80)); next }
+ARGIND == 2 && !(($1 == "s" && NF == 3 && $3 ~ /^[0-9]+$/) || ($1 == "r" && NF == 5 && $3 ~ /^[0-9]+$/ && ($4 $5) ~ /^-?[0-9]+(\.[0-9]*)?(e-?[0-9]+)?-?[0-9]+(\.[0-9]*)?(e-?[0-9]+)?$/)) { fail("malformed ping line (s TIME SEQ, or r TIME SEQ FWD_MS RET_MS, all numbers): " substr($0, 1, 80)); next }
+ARGIND == 3 && (NF != 2 || $2 !~ /^[0-9]+$/) { fail("malformed queue line (2 fields expected: time, packets): " substr($0, 1, 80)); next }
 !integ_line(ARGIND == 2 ? $2 : $1) { next }
 
 # ARGIND: 1 the RTT trace, 2 the ping log, 3 the queue samples.
