@@ -12,7 +12,7 @@
 #   SUM  = (SUM * 31 + v(L) + P) % P over the lines in order
 # The reader passes each line once, after its fields are split (a reader with another FS
 # passes the fields split at blanks), so the cost is a few operations per field: no byte loop
-# (W is computed once per distinct word and kept in SSUM_W).
+# (c is kept per distinct field text, up to 100,000 of them, in SSUM_C).
 # Reads: the line ($0, NF, $i) or the array given. Needs lib/metrics.awk (fail).
 # Functions:
 #   ssum_line()          a line of the stream ($0 and its fields at blanks)
@@ -28,29 +28,32 @@ function ssum_word(f,    w, i, n) {
     if (!SSUM_ORD_OK) { for (i = 1; i < 256; i++) SSUM_ORD[sprintf("%c", i)] = i; SSUM_ORD_OK = 1 }
     n = length(f)
     for (i = 1; i <= n; i++) w = (w * 257 + SSUM_ORD[substr(f, i, 1)]) % SSUM_P
-    return SSUM_W[f] = w + 0
+    return w + 0
 }
 
-function ssum_line(    i, s, x, y, h) {
+function ssum_line(    i, s) {
     if (NF > 90) { fail("line of " NF " fields (at most 90: the checksum's sum must stay exact)"); return }
     s = length($0)
-    for (i = 1; i <= NF; i++) {
-        if (x = $i + 0) { y = x * 1073741824; h = int(y); s += i * (h % SSUM_P + int((y - h) * 4503599627370496) % SSUM_P) }
-        else s += i * (($i in SSUM_W) ? SSUM_W[$i] : ssum_word($i))
-    }
+    for (i = 1; i <= NF; i++) s += i * (($i in SSUM_C) ? SSUM_C[$i] : ssum_c($i))
     SSUM_H = (SSUM_H * 31 + s % SSUM_P + SSUM_P) % SSUM_P
     SSUM_N++
 }
 
-function ssum_fields(line, a, n,    i, s, x, y, h) {
+function ssum_fields(line, a, n,    i, s) {
     if (n > 90) { fail("line of " n " fields (at most 90: the checksum's sum must stay exact)"); return }
     s = length(line)
-    for (i = 1; i <= n; i++) {
-        if (x = a[i] + 0) { y = x * 1073741824; h = int(y); s += i * (h % SSUM_P + int((y - h) * 4503599627370496) % SSUM_P) }
-        else s += i * ((a[i] in SSUM_W) ? SSUM_W[a[i]] : ssum_word(a[i]))
-    }
+    for (i = 1; i <= n; i++) s += i * ((a[i] in SSUM_C) ? SSUM_C[a[i]] : ssum_c(a[i]))
     SSUM_H = (SSUM_H * 31 + s % SSUM_P + SSUM_P) % SSUM_P
     SSUM_N++
+}
+
+# c(f), kept in SSUM_C by the field's text (the first SSUM_MAXC distinct texts: node numbers,
+# sizes, words and addresses repeat on every line; times and uids would only fill memory).
+function ssum_c(f,    x, y, h, c) {
+    if (x = f + 0) { y = x * 1073741824; h = int(y); c = h % SSUM_P + int((y - h) * 4503599627370496) % SSUM_P }
+    else c = ssum_word(f)
+    if (SSUM_NC < 100000) { SSUM_NC++; SSUM_C[f] = c }
+    return c
 }
 
 function ssum_end(line,    m) {
