@@ -59,8 +59,10 @@ def edit_line(
     def m(ls: Lines) -> Lines:
         out = list(ls)
         i = pick(out)
-        sep = b"\t" if b"\t" in out[i] else b" "  # a tally line's fields are tab-separated
-        out[i] = sep.join(change(out[i].split(sep)))
+        if b"\t" in out[i]:  # a tally line's fields are tab-separated
+            out[i] = b"\t".join(change(out[i].split(b"\t")))
+        else:  # blanks (the rtt trace pads its fields): single spaces after the edit
+            out[i] = b" ".join(change(out[i].split()))
         assert out[i] != ls[i], (ls[i], out[i])
         return out
 
@@ -242,17 +244,19 @@ NOT_NUMBERS = (b"big", b"1.2.3", b"nan", b"inf", b"0x1f", b"--1", b"1e", b"+", b
 
 
 def not_numbers(fmt: str) -> dict[str, Mutation]:
-    """20 lines each with one number replaced by text that is not one (resealed by the caller):
-    a tally stream's metric values; a side file's numeric fields."""
+    """20 lines each with one number a parser reads replaced by text that is not one (resealed
+    by the caller): a tally stream's metric values; a side file's numeric fields it reads."""
 
     def numeric(f: list[bytes]) -> list[int]:
         if fmt.startswith("tally"):
             return [2] if f[0] == b"metric" and len(f) == 3 and f[2] else []
+        if fmt == "side:rtt":  # the parser reads the time and the value (the rest: the sum)
+            return [0, 6] if len(f) == 7 else []
         return [i for i, x in enumerate(f) if x and x[:1] in b"0123456789"]
 
     def finder(ls: Lines) -> list[int]:
-        sep = b"\t" if fmt.startswith("tally") else b" "
-        return [i for i, x in enumerate(ls[1:-1], 1) if numeric(x.split(sep))]
+        split = (lambda x: x.split(b"\t")) if fmt.startswith("tally") else bytes.split
+        return [i for i, x in enumerate(ls[1:-1], 1) if numeric(split(x))]
 
     out: dict[str, Mutation] = {}
     for k in range(20):
