@@ -118,7 +118,7 @@ $0 !~ /^[-+rd] [^ ]+ [0-9]+ [0-9]+ [A-Za-z][A-Za-z0-9_]* [0-9]+ [-A-Za-z]+ -?[0-
         p = length($1) + length($2) + length($3) + length($4) + 5
         WIRED_ID[uid] = substr($0, p, length($0) - p - length(uid))
         if ($3 != src) { wired_story(st, p); next }
-        if (WIRED_NSIZE && (type in WIRED_STYPE) && !((type, $6) in WIRED_SIZE)) { fail("packet " uid ": size " $6 " is not one the scenario sends as " type " (" sizes ")"); next }
+        if (WIRED_NSIZE && (type in WIRED_STYPE) && !((type, $6) in WIRED_SIZE)) fail("packet " uid ": size " $6 " is not one the scenario sends as " type " (" sizes ")")
     }
     L = $3 * 4096 + $4
     WIRED_T[uid] = tm

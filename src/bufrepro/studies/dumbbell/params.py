@@ -140,7 +140,9 @@ def max_age(block: Block, point: RunPoint) -> float:
     data = [access, Hop(limit, neck_bps, neck_s), access]
     back = Hop(min(topo["reverse_queue_pkts"], outstanding), neck_bps, neck_s)
     largest = max(tcp["mss_bytes"] + TCP_HEADER_BYTES, block["cbr"]["packet_bytes"])
-    return horizon([(data, largest), ([access, back, access], ACK_BYTES)])
+    # under HTTP the clients' requests (and FullTcp's data-carrying ACKs) cross 5 -> 4 too
+    back_size = largest if http.is_http(block) else ACK_BYTES
+    return horizon([(data, largest), ([access, back, access], back_size)])
 
 
 def hops(block: Block, point: RunPoint) -> str:
@@ -156,14 +158,15 @@ def hops(block: Block, point: RunPoint) -> str:
     limit = queue_limit(point.get("queue"), int(point.get("buffer")), topo["buffer_counts"])
     back = Hop(min(topo["reverse_queue_pkts"], outstanding), neck_bps, neck_s)
     data = max(tcp["mss_bytes"] + TCP_HEADER_BYTES, block["cbr"]["packet_bytes"])
+    back_size = data if http.is_http(block) else ACK_BYTES  # HTTP: requests flow back too
     links = [
         (LINK_FROM, LINK_TO, Hop(limit, neck_bps, neck_s), data),
-        (LINK_TO, LINK_FROM, back, ACK_BYTES),
+        (LINK_TO, LINK_FROM, back, back_size),
     ]
     for node in sorted({*tcp_nodes(tcp["sources"]), CBR_NODE}):
-        links += [(node, LINK_FROM, access, data), (LINK_FROM, node, access, ACK_BYTES)]
+        links += [(node, LINK_FROM, access, data), (LINK_FROM, node, access, back_size)]
     for node in (6, 7):
-        links += [(LINK_TO, node, access, data), (node, LINK_TO, access, ACK_BYTES)]
+        links += [(LINK_TO, node, access, data), (node, LINK_TO, access, back_size)]
     return link_bounds(links)
 
 
@@ -175,7 +178,9 @@ def sizes(block: Block) -> str:
     if http.is_http(block):
         return ""
     mss = block["tcp"]["mss_bytes"]
-    pairs = [("tcp", mss + TCP_HEADER_BYTES), ("tcp", TCP_HEADER_BYTES)]
+    # with syn_ the first segment is a 40 B SYN; without, ns-2 sends segment 0 without headers
+    first = TCP_HEADER_BYTES if block["tcp"]["syn"] else mss
+    pairs = [("tcp", mss + TCP_HEADER_BYTES), ("tcp", first)]
     if block["tcp"]["agent"] != "Sack1":
         pairs.append(("ack", TCP_HEADER_BYTES))
     # ns-2's UDP agent sends a message larger than its packetSize_ (1000 B) as 1000 B pieces

@@ -52,7 +52,7 @@ set tally [new WiredTally]
 $tally param t0 {1}
 $tally param t1 {5}
 $tally param t_end {5}
-$tally param max_age {1.297562}
+$tally param max_age {24.063025}
 $tally param link_from {4}
 $tally param link_to {5}
 $tally param link_bps {500000}
