@@ -27,6 +27,9 @@ for _file in configuration.profile_files(str(config.get("profile") or "")):
     configfile: str(_file)
 
 
+# Every file Snakemake read, read again strictly (a duplicated key, a YAML 1.1 boolean such as
+# `gentle: no`, a file that is not a mapping: each named with its file), then the merged config.
+configuration.check_files(workflow.configfiles)
 CFG = configuration.validate(config)
 STUDIES = CFG["studies"]
 BATCHES = {s: plan.batches(CFG, s) for s in STUDIES}

@@ -34,7 +34,7 @@ TINY: dict[str, Any] = {
             "bottleneck_mbps": [0.5],
             "buffer": [5, 15, 50],
         },
-        "measure": {"duration_s": 5, "warmup_s": 1, "max_in_flight_age_s": 4},
+        "measure": {"duration_s": 5, "warmup_s": 1},
     },
     # hstcp at 10 Mb/s for 2.5 s (the paper's scenario 1 scaled down: BDP 125 packets).
     "hstcp": {

@@ -38,10 +38,14 @@
 #                     a swept key, e.g. the buffer). Without `fingerprint` a header is skipped
 #                     unchecked. Returns 1 when the line is a header (its first field "#": the
 #                     reader skips it), 0 for a stream line, read as usual.
-#   integ_footer()    on a line whose first field is "#" after line 1: it must be "# end", the
-#                     last line the scenario writes (finish, after ns-2 flushed the trace); a
-#                     second one fails. Returns 1 (the reader skips the line). INTEG_ENDED is 1
-#                     from then on: a reader fails any line after it ("appended?").
+#   integ_footer()    on a line whose first field is "#" after line 1: it must be the end line
+#                     "# end LINES SUM", the last line the simulator writes (finish, after ns-2
+#                     flushed the trace), whose count and checksum must match every line
+#                     before it, the header included (lib/streamsum.awk: the reader passes
+#                     each line to ssum_line; integ_header does for the header); a bare "# end"
+#                     only without a fingerprint (hand-made inputs); a second one fails.
+#                     Returns 1 (the reader skips the line). INTEG_ENDED is 1 from then on: a
+#                     reader fails any line after it ("appended?").
 #   integ_end()       in END: the stream is not empty and reaches the end. With INTEG_WANT_END
 #                     set (by a reader whose scenario writes "# end": the text traces of
 #                     dumbbell, ramya and vegas, with a fingerprint) the end line must be there
@@ -53,6 +57,8 @@
 #                     retransmission back-off and a slow CBR; a stream cut short leaves a gap at
 #                     its end that no event gap inside it matches)
 # Prints: no metric; failures through fail().
+
+@include "streamsum.awk"
 
 function integ_init(    n, i, ab, parts) {
     INTEG_LAST = -1; INTEG_GAP = 0; INTEG_LINES = 0  # -1: no time yet (numeric: compared per line)
@@ -108,15 +114,18 @@ function integ_node(n) { return n_nodes == "" || (n in INTEG_NODE) }
 function integ_link(a, b) { return links == "" || ((a, b) in INTEG_LINKS) }
 
 function integ_footer() {
-    if ($0 != "# end") { fail("not a trace line (a '#' line other than the header and \"# end\"): " substr($0, 1, 80)); return 1 }
+    if ($1 != "#" || $2 != "end") { fail("not a trace line (a '#' line other than the header and the end line): " substr($0, 1, 80)); return 1 }
     INTEG_ENDED = 1
+    # Hand-made inputs (no fingerprint) may end with a bare "# end"; a run's stream ends with
+    # "# end LINES SUM" (lib/streamsum.awk), which must match every line before it.
+    if (fingerprint != "" || $0 != "# end") ssum_end($0)
     return 1
 }
 
 function integ_end() {
     if (INTEG_LINES == 0) { fail("empty stream"); return }
     if (INTEG_WANT_END) {
-        if (!INTEG_ENDED) fail(sprintf("no end line \"# end\" after the last event (%.6f s; the end %s s): cut short?", INTEG_LAST, t_end))
+        if (!INTEG_ENDED) fail(sprintf("no end line \"# end LINES SUM\" after the last event (%.6f s; the end %s s): cut short?", INTEG_LAST, t_end))
         return
     }
     if (INTEG_LAST < 0 || t_end == "") return
@@ -129,7 +138,7 @@ function integ_header(    want, n, i, kv, w, g, keys, k) {
         if (fingerprint != "") fail("no bufrepro header: the first line is not '# " fingerprint "' (a stream this run's scenario did not write)")
         return 0
     }
-    if (fingerprint == "" || $0 == "# " fingerprint) return 1
+    if (fingerprint == "" || $0 == "# " fingerprint) { ssum_line(); return 1 }
     if (index($0, "\r")) { fail("carriage return in the header (CRLF endings are rejected)"); return 1 }
     if ($2 != "bufrepro") { fail("no bufrepro header: the first line is '" substr($0, 1, 80) "', not '# " fingerprint "'"); return 1 }
     n = split(fingerprint, want, " ")

@@ -12,7 +12,7 @@
 #
 # Reads (FS is a tab after the header; one record a line):
 #   line 1         the run's header "# " fingerprint (lib/integrity.awk, integ_header)
-#   tally  mixed  1             the format and its version (the first line after the header)
+#   tally  mixed  2             the format and its version (the first line after the header)
 #   param  NAME  TEXT           a parameter ns counted with (t0 t1 t_end max_age src dst fid hdr
 #                               traced link_from link_to link_bps bin_s link_delay), as the
 #                               template gave it
@@ -24,9 +24,9 @@
 #   fail   MESSAGE              a check ns evaluated failed (the first 10); failed N: how many
 #   metric NAME  VALUE          a metric, as vegas.awk formats it (only when failed is 0)
 #   bin    K  BITS              the series: bits delivered in bin K (only non-empty bins)
-#   end    LINES  SUM           the number of lines after the header and before this one, and
-#                               their checksum: h = (h * 31 + byte) mod 2147483647 over every
-#                               byte of those lines, newlines included
+#   # end LINES SUM             the end line of every stream (space-separated): the number of
+#                               lines before it, the header included, and their checksum
+#                               (lib/streamsum.awk; docs/trusting-a-run.md, "Stream format")
 # Parameters (-v): tally=1; vegas.awk's own: each param line must equal the parser's variable of
 #   that name as text (a stream counted for another window, flow, link, capacity, delay or bin
 #   fails), and every parameter the parser has must be in the stream.
@@ -53,7 +53,7 @@
 
 BEGIN {
     if (tally != "") {
-        tstream_init("tally\tmixed\t1", "MixedTally", "t0 t1 t_end max_age src dst fid hdr traced link_from link_to link_bps bin_s link_delay", "^[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$", 1e-6)
+        tstream_init("tally\tmixed\t2", "MixedTally", "t0 t1 t_end max_age src dst fid hdr traced link_from link_to link_bps bin_s link_delay", "^[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$", 1e-6)
         # vegas.awk's metrics; 2: may be empty (undefined), 1: always a number
         split("tcp_sent_pkts tcp_retransmitted_pkts tcp_delivered_pkts tcp_drops_total tcp_drops_wired tcp_drops_wireless tcp_stranded_pkts tcp_lost_pkts tcp_drops_after_delivery acct_sent acct_received acct_dropped acct_in_flight acct_stranded acct_trace_end acct_ok tcp_delay_samples tcp_throughput_kbps tcp_goodput_kbps tcp_recv_pkts link_utilisation link_queue_avg_pkts link_queue_max_pkts link_departed_pkts", k, " ")
         for (i in k) TALLY_WANT[k[i]] = 1

@@ -3,9 +3,9 @@
 # Reads (FS is a tab after the header; one record a line): line 1, the run's header "# "
 #   fingerprint (lib/integrity.awk, integ_header); then the format line; "param NAME TEXT";
 #   "link A B"; "fail MESSAGE"; "events N", "last T", "gap G", "nodes N", "failed N"; and last
-#   "end LINES SUM" (the line count after the header and before it, and their checksum
-#   h = (h * 31 + byte) mod 2147483647 over every byte, newlines included). Any other line kind
-#   (metric, bin) is the checker's own: tstream_line returns 0 for it.
+#   "# end LINES SUM", the end line every stream has (lib/streamsum.awk; docs/trusting-a-run.md,
+#   "Stream format"): the line count before it, the header included, and their checksum. Any
+#   other line kind (metric, bin) is the checker's own: tstream_line returns 0 for it.
 # Needs lib/metrics.awk (fail) and lib/integrity.awk (integ_header, integ_link, integ_node).
 # Functions:
 #   tstream_init(format, class, names, numre, res)  in BEGIN: the expected format line, the
@@ -19,13 +19,12 @@
 #     parameter in it, each count line once, the fail lines agreeing with "failed", events
 #     counted, nodes and the last time within the scenario. 1 when the checker's own checks
 #     should follow (no failure reported by ns), else 0.
-# Globals: TALLY_P (param texts), TALLY_V (count lines), TALLY_LINES, TALLY_H, TALLY_ENDED,
+# Globals: TALLY_P (param texts), TALLY_V (count lines), TALLY_LINES, TALLY_ENDED,
 #   TALLY_FAILS.
 
 function tstream_init(format, class, names, numre, res,    i) {
     TALLY_ON = 1
     TSTREAM_FORMAT = format; TSTREAM_CLASS = class; TSTREAM_NUMRE = numre; TSTREAM_RES = res
-    for (i = 1; i < 256; i++) TALLY_ORD[sprintf("%c", i)] = i
     split(names, TALLY_PNAMES, " ")
     # the parameters as given (before the reader's BEGIN sets its defaults, e.g. tcp_hdr); a
     # variable neither given nor named by the program is not in SYMTAB: empty
@@ -39,16 +38,16 @@ TALLY_ON && FNR == 1 {
     $0 = $0
 }
 
-function tstream_line(    i, n, s) {
+function tstream_line(    n) {
     if (TALLY_ENDED) { fail("line after the end line (a stream written twice?)"); return 1 }
     if (index($0, "\r")) { fail("carriage return in the line (CRLF endings are rejected)"); return 1 }
     if (index($0, "\0")) { fail("NUL byte in the line (a binary file?)"); return 1 }
-    if ($1 == "end") { tstream_end(); return 1 }
+    if (substr($0, 1, 5) == "# end") { TALLY_ENDED = 1; ssum_end($0); return 1 }
     TALLY_LINES++
-    s = $0 "\n"; n = length(s)
-    for (i = 1; i <= n; i++) TALLY_H = (TALLY_H * 31 + TALLY_ORD[substr(s, i, 1)]) % 2147483647
+    n = split($0, TSTREAM_F, " ")
+    ssum_fields($0, TSTREAM_F, n)
     if (TALLY_LINES == 1) {
-        if ($0 != TSTREAM_FORMAT) fail("not a " TSTREAM_CLASS " stream of format 1: '" substr($0, 1, 60) "'")
+        if ($0 != TSTREAM_FORMAT) fail("not a " TSTREAM_CLASS " stream of format 2: '" substr($0, 1, 60) "'")
         return 1
     }
     if ($1 == "param" && NF == 3) tstream_param($2, $3)
@@ -74,14 +73,8 @@ function tstream_param(name, text) {
         fail("stream counted with " name " " substr(text, 1, 40) ", this run has '" TALLY_GIVEN[name] "' (a stream of another scenario?)")
 }
 
-function tstream_end() {
-    TALLY_ENDED = 1
-    if (NF != 3 || $2 "" != TALLY_LINES "" || $3 "" != TALLY_H "")
-        fail("end line '" substr($0, 1, 60) "' does not match the stream (" TALLY_LINES " lines, checksum " TALLY_H "): lines lost, repeated or changed")
-}
-
 function tstream_checks(    i, k, need) {
-    if (!TALLY_ENDED) fail("no end line: the stream was cut short (ns killed, or a truncated copy)")
+    if (!TALLY_ENDED) fail("no end line \"# end LINES SUM\": the stream was cut short (ns killed, or a truncated copy)")
     if (TALLY_LINES == 0) { fail("empty stream"); return 0 }
     for (i in TALLY_PNAMES) {
         k = TALLY_PNAMES[i]

@@ -24,7 +24,7 @@
 # Parameters (-v): t0, t1 - the measurement window (s, t1 > t0; the pipeline: the setup's
 #   warmup_s and duration_s); t_end - the simulated end time (s; duration_s); max_age - how
 #   long before the trace's end a packet still in flight may have been seen last (s;
-#   monitor.max_in_flight_age_s); link_from, link_to - the bottleneck's end nodes (R1 = 1 and
+#   the path's longest transit, params.max_age; hops, sizes: lib/wired.awk); link_from, link_to - the bottleneck's end nodes (R1 = 1 and
 #   R2 = 2); link_bps - its capacity (bit/s);
 #   tcp_hdr - header bytes in a tcp packet's trace size (default 40, as ns-2); the scenario's
 #   fingerprint (from the run record, the study's parse_args): n_nodes - its node count; links -
@@ -35,7 +35,8 @@
 #   rule, and nothing is printed): line 1 is "# " fingerprint, the header the scenario writes
 #   (another study, seed, end or run fails at line 1, naming the field); 12 fields a line; times numeric, never decreasing, not after
 #   t_end; no duplicated line, no CR (CRLF endings are rejected), no NUL; nodes below n_nodes,
-#   links among `links`; the trace's last line is "# end" (cut short without it; hand-made
+#   links among `links`; the trace's last line is "# end LINES SUM" (docs/trusting-a-run.md,
+#   "Stream format"; cut short without it, edited or spliced when it does not match; hand-made
 #   inputs without a fingerprint: the stream ends within one event gap of t_end); each packet crosses the measured link in exactly
 #   size * 8 / link_bps + link_delay (+-2 us of trace rounding); data sent in [t0, t1] implies
 #   departures on the measured link in [t0, t1].
@@ -54,7 +55,9 @@
 #   acct_ok          1 when every check passed (otherwise the program exits 3 and prints why)
 #   Checks: no malformed line; no packet received or dropped that was never sent; no packet
 #   received or dropped twice; every packet in flight at the end was seen within max_age of the
-#   trace's end; the trace reaches t_end - max_age; the trace is not empty.
+#   trace's end; the trace is not empty; each packet's story (lib/wired.awk: fields of their
+#   types, sizes the scenario sends, + - r hop by hop from its source, one end, the same
+#   packet at every event, unfinished packets within their link's bounds, dense uids).
 # Definitions, delay (lib/delay.awk; data packets sent within [t0, t1]; for each type T):
 #   T_delay_pkts      number of packets sent in the window and received at their destination
 #   T_delay_ms_mean   mean of (receipt time - send time) over those packets, in ms

@@ -83,13 +83,20 @@ BEGIN {
 ARGIND != side_file {
     if (side_file) side_keep(side_file)
     side_file = ARGIND; INTEG_LAST = -1; INTEG_GAP = 0; INTEG_LINES = 0; delete INTEG_SAME
+    SSUM_N = 0; SSUM_H = 0; SSUM_ENDED = 0
 }
 # Line 1 of each file: the run's header (skipped once checked; a missing one fails).
 FNR == 1 && (SIDE_HEAD[ARGIND] = 1) && integ_header() { next }
-function side_keep(i) { SIDE_LAST[i] = INTEG_LAST; SIDE_GAP[i] = INTEG_GAP; SIDE_LINES[i] = INTEG_LINES }
-ARGIND == 1 && NF != 7 { fail("malformed RTT line (" NF " fields, 7 expected): " substr($0, 1, 80)); next }
-ARGIND == 2 && !(($1 == "s" && NF == 3) || ($1 == "r" && NF == 5)) { fail("malformed ping line: " substr($0, 1, 80)); next }
-ARGIND == 3 && NF != 2 { fail("malformed queue line (" NF " fields, 2 expected): " substr($0, 1, 80)); next }
+function side_keep(i) { SIDE_LAST[i] = INTEG_LAST; SIDE_GAP[i] = INTEG_GAP; SIDE_LINES[i] = INTEG_LINES; SIDE_ENDED[i] = SSUM_ENDED }
+# The end line "# end LINES SUM" (lib/streamsum.awk) closes each file; nothing may follow it.
+SSUM_ENDED { fail("a line after the end line (appended, or two files joined?): " substr($0, 1, 80)); next }
+$1 == "#" { ssum_end($0); next }
+{ ssum_line() }
+# Every field's type where it is read (the time by integ_line below; the fields not read are
+# covered by the end line's checksum): numbers are numbers.
+ARGIND == 1 && (NF != 7 || $7 !~ /^-?[0-9]+(\.[0-9]+)?$/) { fail("malformed RTT line (" NF " fields, 7 expected; the value $7 a number): " substr($0, 1, 80)); next }
+ARGIND == 2 && !(($1 == "s" && NF == 3 && $3 ~ /^[0-9]+$/) || ($1 == "r" && NF == 5 && $3 ~ /^[0-9]+$/ && ($4 $5) ~ /^-?[0-9]+(\.[0-9]*)?(e-?[0-9]+)?-?[0-9]+(\.[0-9]*)?(e-?[0-9]+)?$/)) { fail("malformed ping line (s TIME SEQ, or r TIME SEQ FWD_MS RET_MS, all numbers): " substr($0, 1, 80)); next }
+ARGIND == 3 && (NF != 2 || $2 !~ /^[0-9]+$/) { fail("malformed queue line (2 fields expected: time, packets): " substr($0, 1, 80)); next }
 !integ_line(ARGIND == 2 ? $2 : $1) { next }
 
 # ARGIND: 1 the RTT trace, 2 the ping log, 3 the queue samples.
@@ -140,8 +147,10 @@ END {
     if (usage) exit 2
     if (side_file) side_keep(side_file)
     side_end(2, ARGV[2]); side_end(3, ARGV[3])
-    for (i = 1; i <= 3; i++)
+    for (i = 1; i <= 3; i++) {
         if (fingerprint != "" && !SIDE_HEAD[i]) fail(ARGV[i] ": empty file: no bufrepro header '# " fingerprint "'")
+        else if (fingerprint != "" && !SIDE_ENDED[i]) fail(ARGV[i] ": no end line \"# end LINES SUM\" after its last line: cut short")
+    }
     if (FAILED) { print PROG ": " FAILED " check(s) failed" > "/dev/stderr"; exit 3 }
     if (rtt_n == 0) { print PROG ": no RTT sample in the window" > "/dev/stderr"; exit 3 }
     metric("tcp_rtt_samples", sprintf("%d", rtt_n))

@@ -216,6 +216,7 @@ FNR == 1 && integ_header() { next }
 INTEG_ENDED { fail("a line after the end line \"# end\" (appended?): " substr($0, 1, 80)); next }
 /^#/ { integ_footer(); next }
 {
+    ssum_line()  # the end line's checksum (lib/streamsum.awk)
     EV = $1
     if (EV == "M") {  # "M TIME NODE (x, y, z), (x, y), speed" or the header "M 0.0 nn ..."
         if (NF < 3) { fail("malformed or truncated line (" NF " fields): " substr($0, 1, 80)); next }
@@ -225,6 +226,10 @@ INTEG_ENDED { fail("a line after the end line \"# end\" (appended?): " substr($0
     if ($2 != "-t") {
         # a wired line
         if (NF != 12) { fail("malformed or truncated line (" NF " fields, 12 expected): " substr($0, 1, 80)); next }
+        # every field of its type (as lib/wired.awk): nodes, size, uid numbers, addresses node.port
+        if ($0 !~ /^[-+rdD] [^ ]+ [0-9]+ [0-9]+ [A-Za-z][A-Za-z0-9_]* [0-9]+ [-A-Za-z]+ -?[0-9]+ [0-9]+(\.-?[0-9]+)+ [0-9]+(\.-?[0-9]+)+ -?[0-9]+ [0-9]+$/) {
+            fail("malformed wired line (a field not of its type: event + - r d, nodes, type, size, flags, flow, node.port addresses, sequence number, uid): " substr($0, 1, 80)); next
+        }
         if (!integ_line($2)) next
         if (!(($3, $4) in WIRED)) {  # not one of the scenario's links between its nodes: say why
             if (!integ_node($3) || !integ_node($4)) { fail("node not in the scenario (" n_nodes " nodes): " substr($0, 1, 80)); next }
@@ -242,6 +247,8 @@ INTEG_ENDED { fail("a line after the end line \"# end\" (appended?): " substr($0
         if (T > tend) tend = T
         if ($5 != "tcp" || $8 != fid) next
         UID = $12
+        if (UID in GONE) { fail("data packet " UID " seen (" EV " on " $3 "-" $4 ") after it was dropped on a wired link (a drop followed by a receipt?)"); next }
+        if (EV == "d") GONE[UID] = 1
         if (!(UID in sent)) {
             if (EV == "+" && $3 == src) {
                 sent[UID] = T; nsent++
@@ -274,6 +281,7 @@ INTEG_ENDED { fail("a line after the end line \"# end\" (appended?): " substr($0
         if (n_nodes != "" && !($9 in INTEG_NODE)) { fail("node " $9 " not in the scenario (" n_nodes " nodes)"); next }
         if (T > tend) tend = T
         if ($35 != "tcp" || $39 != fid) next
+        if ($37 !~ /^[0-9]+$/ || $41 !~ /^[0-9]+$/) { fail("size '" substr($37, 1, 20) "' or uid '" substr($41, 1, 20) "' is not a number: " substr($0, 1, 80)); next }
         NODE = $9; LAYER = $19; UID = $41
     } else {
         if (!read_keys()) { fail("malformed or truncated line: " substr($0, 1, 80)); next }
@@ -282,6 +290,10 @@ INTEG_ENDED { fail("a line after the end line \"# end\" (appended?): " substr($0
         if (PTYPE != "tcp" || FID != fid) next
         SLOW = 1
     }
+    if (UID in GONE) { fail("data packet " UID " seen (" EV " at node " NODE ") after it was dropped on a wired link (a drop followed by a receipt?)"); SLOW = 0; next }
+    # ns-2 drops a packet in a router, a queue or the MAC, never at the agent it reached: a
+    # drop at layer AGT is a receipt turned into a drop
+    if ((EV == "d" || EV == "D") && LAYER == "AGT") { fail("data packet " UID " dropped at the agent of node " NODE " (ns-2 drops in routers, queues and the MAC: a receipt turned into a drop?)"); SLOW = 0; next }
     if (!(UID in sent)) {  # only a wired '+' sends
         fail("data packet " UID " seen (" EV ") but never sent by node " src)
         SLOW = 0; next

@@ -13,15 +13,20 @@ from pathlib import Path
 import pytest
 from test_wired_parsers import PARAMS, PROGRAMS, TRACES, metrics_of, run
 
+from bufrepro.backends.streamsum import end_line
+
 FP = "bufrepro dumbbell run=0123456789abcdef seed=1 end=2"
 
 
 def with_header(
-    tmp_path: Path, header: str, source: str = "pitfalls.tr", end: str = "# end\n"
+    tmp_path: Path, header: str, source: str = "pitfalls.tr", end: str | None = None
 ) -> str:
-    """The hand-made trace with the run's header in front and the scenario's end line after."""
+    """The hand-made trace with the run's header in front and, by default, the end line ns
+    writes after it ("# end LINES SUM" over the header and every line)."""
     path = tmp_path / "headed.tr"
     body = (TRACES / source).read_text(encoding="utf-8")
+    if end is None:
+        end = end_line((header + body).encode().splitlines()).decode() + "\n"
     path.write_text(header + body + end, encoding="utf-8")
     return str(path)
 
@@ -66,7 +71,9 @@ def test_a_foreign_header_fails_at_line_1(
 def test_a_stream_without_its_end_line_was_cut_short(program: str, tmp_path: Path) -> None:
     proc = run(program, [with_header(tmp_path, f"# {FP}\n", end="")], {**PARAMS, "fingerprint": FP})
     assert proc.returncode == 3 and proc.stdout == "", proc.stdout
-    assert 'no end line "# end" after the last event (2.000000 s; the end 2 s)' in proc.stderr
+    assert 'no end line "# end LINES SUM" after the last event (2.000000 s; the end 2 s)' in (
+        proc.stderr
+    )
 
 
 @pytest.mark.parametrize("program", PROGRAMS)
@@ -75,7 +82,9 @@ def test_a_stream_without_its_end_line_was_cut_short(program: str, tmp_path: Pat
     [
         ("# end\n2.0 + 4 5 tcp 1040 ------- 1 0.0 6.0 9 8\n", "a line after the end line"),
         ("# end\n# end\n", "a line after the end line"),
-        ("# the end\n", "a '#' line other than the header and \"# end\""),
+        ("# the end\n", "a '#' line other than the header and the end line"),
+        ("# end\n", "is not '# end LINES SUM' (a bare \"# end\""),
+        ("# end 3 12345\n", "lines lost, added or changed"),
     ],
 )
 def test_the_end_line_is_last_and_exact(program: str, end: str, rule: str, tmp_path: Path) -> None:
@@ -109,7 +118,9 @@ def _side_files(tmp_path: Path, headers: tuple[str, str, str]) -> list[str]:
     bodies = ("1.0 0 0 3 0 rtt_ 0.1\n", "s 1.0 0\nr 1.5 0 10.0 10.0\n", "0 0\n1 2\n2 1\n")
     out = []
     for name, head, body in zip(("rtt.tr", "ping.tr", "queue.tr"), headers, bodies, strict=True):
-        (tmp_path / name).write_text(head + body, encoding="utf-8")
+        # A headed file ends as ns ends it: "# end LINES SUM" over its header and lines.
+        end = end_line((head + body).encode().splitlines()).decode() + "\n" if head else ""
+        (tmp_path / name).write_text(head + body + end, encoding="utf-8")
         out.append(str(tmp_path / name))
     return out
 

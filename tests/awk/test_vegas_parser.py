@@ -29,6 +29,7 @@ from typing import Any
 
 import pytest
 
+from bufrepro.backends.streamsum import end_line
 from conftest import REPO
 
 PROG = REPO / "awk" / "vegas" / "vegas.awk"
@@ -418,13 +419,17 @@ FP = "bufrepro vegas run=0123456789abcdef seed=1 end=10"
 @pytest.mark.parametrize(
     ("end", "rule"),
     [
-        ("# end\n", ""),
-        ("", 'no end line "# end" after the last event'),
+        (None, ""),
+        ("# end\n", "is not '# end LINES SUM'"),
+        ("", 'no end line "# end LINES SUM" after the last event'),
         ("# end\n# end\n", "a line after the end line"),
     ],
 )
-def test_the_end_line_proves_the_trace_whole(end: str, rule: str, tmp_path: Path) -> None:
-    trace = written(tmp_path, "fp.tr", f"# {FP}\n" + PITFALLS.read_text() + end)
+def test_the_end_line_proves_the_trace_whole(end: str | None, rule: str, tmp_path: Path) -> None:
+    text = f"# {FP}\n" + PITFALLS.read_text()
+    if end is None:  # the end line ns writes: "# end LINES SUM" over the header and every line
+        end = end_line(text.encode().splitlines()).decode() + "\n"
+    trace = written(tmp_path, "fp.tr", text + end)
     proc, _ = parse(trace, tmp_path, fingerprint=FP)
     if not rule:
         assert proc.returncode == 0 and proc.stdout == EXPECTED, proc.stderr

@@ -122,10 +122,10 @@ class TestPitfalls:
 @pytest.mark.parametrize(
     ("trace", "message"),
     [
-        ("twice.tr", "received after it was received"),
+        ("twice.tr", "after it was received at its destination or dropped"),
         ("truncated.tr", "malformed or truncated line"),
         ("vanished.tr", "vanished: last seen at 0.51"),
-        ("never_sent.tr", "received but never sent"),
+        ("never_sent.tr", "but it was not yet seen (its first event must be at its source"),
     ],
 )
 def test_accounting_failures_print_nothing_and_exit_3(

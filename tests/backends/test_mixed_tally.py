@@ -122,7 +122,7 @@ def test_the_tally_is_recorded_and_the_stream_is_small(
     assert execute(backends.get("ns2", cfg), spec, keep_traces=True) == "ran"
     lines = (spec.run_dir / spec.stream).read_text(encoding="utf-8").splitlines()
     assert lines[0] == "# " + spec.parser_args["fingerprint"]
-    assert lines[1] == "tally\tmixed\t1" and lines[-1].startswith("end\t")
+    assert lines[1] == "tally\tmixed\t2" and lines[-1].startswith("# end ")
     assert len(lines) < 200
 
 

@@ -30,7 +30,7 @@ TINY: dict[str, Any] = {
             "bottleneck_mbps": [0.5, 1.0],
             "buffer": [10],
         },
-        "measure": {"duration_s": 4, "warmup_s": 1, "max_in_flight_age_s": 3},
+        "measure": {"duration_s": 4, "warmup_s": 1},
         # The text trace: this corpus damages its event lines (test_faults_tally.py: the tally).
         "trace_level": "full",
     },
@@ -81,7 +81,6 @@ TINY: dict[str, Any] = {
             "table1": {"setup": "table5", **READING},
             "table5": {"setup": "table5", **READING},
         },
-        "monitor": {"max_in_flight_age_s": 3},
         "trace_level": "full",
     },
     "vegas": {

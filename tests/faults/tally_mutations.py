@@ -6,26 +6,21 @@ from collections.abc import Callable
 
 from mutations import Originals, noise
 
-
-def checksum(body: bytes) -> int:
-    """lib/tally.awk's checksum: h = (h * 31 + byte) mod 2147483647 over the bytes."""
-    h = 0
-    for byte in body:
-        h = (h * 31 + byte) % 2147483647
-    return h
+from bufrepro.backends.streamsum import end_line
 
 
 def split(data: bytes) -> tuple[bytes, list[bytes]]:
     """(header line, the lines between it and the end line), each with its newline."""
     lines = data.splitlines(keepends=True)
-    assert lines[0].startswith(b"# bufrepro ") and lines[-1].startswith(b"end\t"), lines[-1]
+    assert lines[0].startswith(b"# bufrepro ") and lines[-1].startswith(b"# end "), lines[-1]
     return lines[0], lines[1:-1]
 
 
 def reseal(header: bytes, body: list[bytes]) -> bytes:
-    """A stream with a valid end line for `body`: what a forger (or a bug) would write."""
-    text = b"".join(body)
-    return header + text + b"end\t%d\t%d\n" % (len(body), checksum(text))
+    """A stream with a valid end line for header and body ("# end LINES SUM"): what a forger
+    (or a bug) would write."""
+    text = header + b"".join(body)
+    return text + end_line(text.splitlines()) + b"\n"
 
 
 def edited(data: bytes, edit: Callable[[list[bytes]], list[bytes]], seal: bool) -> bytes:
@@ -96,7 +91,7 @@ def _header_of(donor: bytes, data: bytes) -> bytes:
 
 KINDS: dict[str, Callable[[Originals], bytes]] = {
     # truncated, emptied, garbage
-    "end_line_missing": lambda o: o.own.rsplit(b"end\t", 1)[0],
+    "end_line_missing": lambda o: o.own.rsplit(b"# end ", 1)[0],
     "cut_to_half": lambda o: _cut(o.own, 0.5),
     "cut_mid_line": lambda o: o.own[: len(o.own) // 2],
     "header_only": lambda o: o.own.split(b"\n", 1)[0] + b"\n",

@@ -59,7 +59,73 @@ METRICS: dict[str, Callable[[str], str]] = {
     "emptied": lambda t: "",
     "nul_byte": lambda t: t.replace("\t", "\t\0", 1),
 }
+
+
+def _scale(name: str, factor: float, fmt: str = "%.6f") -> Callable[[str], str]:
+    """metrics.tsv with one value multiplied, printed as the parsers print it (still plausible)."""
+
+    def edit(text: str) -> str:
+        out = []
+        for ln in text.splitlines():
+            k, _, v = ln.partition("\t")
+            out.append(f"{k}\t{fmt % (float(v) * factor)}" if k == name else ln)
+        assert out != text.splitlines(), name
+        return "\n".join(out) + "\n"
+
+    return edit
+
+
+def _swap(a: str, b: str) -> Callable[[str], str]:
+    def edit(text: str) -> str:
+        vals = dict(ln.split("\t", 1) for ln in text.splitlines())
+        return "".join(
+            f"{k}\t{vals[b] if k == a else vals[a] if k == b else v}\n" for k, v in vals.items()
+        )
+
+    return edit
+
+
+# Hand edits that stay plausible (names once, finite, within bounds and capacity): only the
+# digest in run.json (metrics_sha256) tells them from what the run wrote.
+PLAUSIBLE: dict[str, Callable[[str], str]] = {
+    "delay_doubled": _scale("tcp_delay_ms_mean", 2),
+    "delay_halved": _scale("tcp_delay_ms_mean", 0.5),
+    "delay_max_doubled": _scale("tcp_delay_ms_max", 2),
+    "delay_p95_up_10pct": _scale("tcp_delay_ms_p95", 1.1),
+    "throughput_halved": _scale("tcp_throughput_kbps", 0.5),
+    "goodput_halved": _scale("tcp_goodput_kbps", 0.5),
+    "utilisation_halved": _scale("link_utilisation", 0.5),
+    "queue_avg_doubled": _scale("link_queue_avg_pkts", 2),
+    "loss_rate_halved": _scale("tcp_loss_rate", 0.5),
+    "drops_plus_one": lambda t: _set(
+        "tcp_drops_total",
+        str(int(dict(ln.split("\t", 1) for ln in t.splitlines())["tcp_drops_total"]) + 1),
+    )(t),
+    "one_digit_changed": lambda t: (
+        t.replace(".", ".9", 1) if ".9" not in t[:40] else t.replace(".", ".1", 1)
+    ),
+    "delay_rounded": _scale("tcp_delay_ms_mean", 1, "%.2f"),
+    "value_with_trailing_zero": _scale("tcp_delay_ms_mean", 1, "%.7f"),
+    "delay_and_max_swapped": _swap("tcp_delay_ms_mean", "tcp_delay_ms_p95"),
+    "throughput_and_goodput_swapped": _swap("tcp_throughput_kbps", "tcp_goodput_kbps"),
+    "lines_reordered": lambda t: "".join(
+        sorted((ln + "\n" for ln in t.splitlines()), reverse=True)
+    ),
+    "optional_metric_removed": _drop("cbr_delay_ms_max"),
+    "extra_plausible_metric": lambda t: t + "tcp_extra_pkts\t3\n",
+    "trailing_newline_lost": lambda t: t[:-1],
+    "blank_line_added": lambda t: t + "\n",
+    "queue_max_plus_one": lambda t: _set(
+        "link_queue_max_pkts",
+        str(int(dict(ln.split("\t", 1) for ln in t.splitlines())["link_queue_max_pkts"]) + 1),
+    )(t),
+}
 RECORD: dict[str, Callable[[dict[str, Any]], str]] = {
+    "metrics_digest_missing": lambda m: json.dumps(
+        {k: v for k, v in m.items() if k != "metrics_sha256"}
+    ),
+    "metrics_digest_not_a_digest": lambda m: json.dumps({**m, "metrics_sha256": "0" * 63}),
+    "metrics_digest_of_another_file": lambda m: json.dumps({**m, "metrics_sha256": "a" * 64}),
     "not_json": lambda m: json.dumps(m)[:-5],
     "emptied": lambda m: "",
     "a_list": lambda m: json.dumps([m]),
@@ -126,3 +192,25 @@ def test_a_binary_metrics_file_stops_aggregation(dumbbell: KeptRun, tmp_path: Pa
     run_dir = copy_run(dumbbell, tmp_path / "run")
     (run_dir / "metrics.tsv").write_bytes(noise(4096, 5))
     fails_naming_the_run(run_dir, tmp_path)
+
+
+@pytest.mark.parametrize("kind", sorted(PLAUSIBLE))
+def test_a_plausible_hand_edit_of_the_metrics_stops_aggregation(
+    dumbbell: KeptRun, kind: str, tmp_path: Path
+) -> None:
+    """The edited file passes every check of its content; run.json's digest refuses it,
+    naming the run and the command that remakes it."""
+    run_dir = copy_run(dumbbell, tmp_path / "run")
+    path = run_dir / "metrics.tsv"
+    edited = PLAUSIBLE[kind](path.read_text())
+    assert edited != path.read_text(), kind
+    path.write_bytes(edited.encode())
+    with pytest.raises(checks.BadRunFiles, match="not the file this run made") as err:
+        tables.read_run(run_dir, STUDY.required_metrics())
+    meta = json.loads((run_dir / "run.json").read_text())
+    assert str(run_dir) in str(err.value) and meta["command"] in str(err.value)
+    fails_naming_the_run(run_dir, tmp_path)
+
+
+def test_the_plausible_corpus_has_at_least_20_kinds() -> None:
+    assert len(PLAUSIBLE) >= 20

@@ -130,14 +130,18 @@ def _write_if_changed(path: Path, text: str) -> None:
 
 
 def is_current(spec: RunSpec, key: str) -> bool:
-    """True when the run folder holds metrics made from exactly this key."""
+    """True when the run folder holds metrics made from exactly this key, byte for byte the
+    metrics.tsv its run.json records (metrics_sha256): an edited metrics file is remade."""
     meta, metrics = spec.run_dir / "run.json", spec.run_dir / "metrics.tsv"
     if not (meta.is_file() and metrics.is_file()):
         return False
     try:
-        return bool(json.loads(meta.read_text(encoding="utf-8")).get("key") == key)
+        record = json.loads(meta.read_text(encoding="utf-8"))
     except json.JSONDecodeError:
         return False
+    if not isinstance(record, dict) or record.get("key") != key:
+        return False
+    return bool(record.get("metrics_sha256") == checks.metrics_digest(metrics.read_bytes()))
 
 
 def _release(fifo: Path, parser: subprocess.Popen[bytes], wait_s: float = 60.0) -> None:
@@ -305,6 +309,7 @@ def execute(backend: Backend, spec: RunSpec, keep_traces: bool = False) -> str:
             (spec.run_dir / extra).unlink(missing_ok=True)
     if not keep_traces:
         (spec.run_dir / spec.stream).unlink(missing_ok=True)
+    text = "".join(f"{line}\n" for line in lines)
     meta = {
         "command": reproduce_command(spec, sim, keep_traces),
         "cpu_s": {step: round(seconds, 3) for step, seconds in cpu.items()},
@@ -312,13 +317,14 @@ def execute(backend: Backend, spec: RunSpec, keep_traces: bool = False) -> str:
         "finished_at_sim_s": finished,
         **identity,
         "key": key,
+        "metrics_sha256": checks.metrics_digest(text.encode("utf-8")),
         "parser": spec.parser + (f" + {spec.side_parser}" if spec.side_parser else ""),
         "parser_args": dict(spec.parser_args),
         "streamed": not keep_traces,
         "wall_s": round(wall, 3),
     }
     _write_if_changed(spec.run_dir / "run.json", json.dumps(meta, indent=1, sort_keys=True) + "\n")
-    _write_if_changed(spec.run_dir / "metrics.tsv", "".join(f"{line}\n" for line in lines))
+    _write_if_changed(spec.run_dir / "metrics.tsv", text)
     return "ran"
 
 

@@ -88,7 +88,8 @@ class Ns2:
         return "sim.tcl", template.render(**spec.params)
 
     def run_binary(self, spec: RunSpec) -> str:
-        """The run's ns: the patched build for a scenario that counts in ns (trace_level tally)."""
+        """The run's ns: the patched build for a scenario that writes a parsed stream (trace_level
+        tally or full: WiredTally, StreamSum's end line)."""
         return self.patched if tally.needs_patched(spec.params) else self.binary(spec.options)
 
     def simulate(self, spec: RunSpec) -> list[str]:

@@ -61,5 +61,6 @@ def parser_vars(level: str) -> dict[str, Any]:
 
 
 def needs_patched(params: Mapping[str, Any]) -> bool:
-    """True for a scenario that counts in ns (WiredTally exists only in the patched build)."""
-    return params.get("trace_level") == "tally"
+    """True for a scenario that writes a parsed stream: WiredTally, and StreamSum (the end line
+    "# end LINES SUM" of the text trace and the side files), exist only in the patched build."""
+    return params.get("trace_level") in LEVELS

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from collections.abc import Iterable, Mapping
@@ -32,6 +33,7 @@ RUN_RECORD: dict[str, type | tuple[type, ...]] = {
     "exit_code": int,
     "finished_at_sim_s": (int, float),
     "key": str,
+    "metrics_sha256": str,
     "parser": str,
     "parser_args": dict,
     "wall_s": (int, float),
@@ -143,8 +145,15 @@ def record_problems(meta: Any) -> list[str]:
         problems.append(f"exit_code {meta['exit_code']}")
     if not problems and not re.fullmatch(r"[0-9a-f]{64}", meta["key"]):
         problems.append("key is not a sha256 digest")
+    if not problems and not re.fullmatch(r"[0-9a-f]{64}", meta["metrics_sha256"]):
+        problems.append("metrics_sha256 is not a sha256 digest")
     if not problems and not (
         math.isfinite(meta["finished_at_sim_s"]) and math.isfinite(meta["wall_s"])
     ):
         problems.append("a time is not finite")
     return problems
+
+
+def metrics_digest(data: bytes) -> str:
+    """The sha256 of a metrics.tsv's bytes, as run.json records it (metrics_sha256)."""
+    return hashlib.sha256(data).hexdigest()

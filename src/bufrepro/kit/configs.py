@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,59 @@ Problems = Callable[[Mapping[str, Any]], list[str]]
 
 class ConfigError(ValueError):
     """An invalid configuration: the message names the key and what is allowed."""
+
+
+class _StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """YAML as a config file is read: a duplicated key is an error, and only true/false are
+    booleans (YAML 1.1's yes/no/on/off stay text, for the schema to refuse where it wants a
+    boolean)."""
+
+
+_StrictLoader.yaml_implicit_resolvers = {
+    first: [r for r in resolvers if r[0] != "tag:yaml.org,2002:bool"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_StrictLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
+
+
+def _mapping(loader: Any, node: yaml.MappingNode) -> dict[Any, Any]:
+    seen: dict[Any, int] = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"duplicate key {key!r} (first on line {seen[key] + 1})",
+                key_node.start_mark,
+            )
+        seen[key] = key_node.start_mark.line
+    return dict(loader.construct_pairs(node, deep=True))
+
+
+_StrictLoader.add_constructor("tag:yaml.org,2002:map", _mapping)
+
+
+def read_config(path: Path) -> dict[str, Any]:
+    """A config file: YAML (strict: no duplicated key, no YAML 1.1 boolean) whose top level is a
+    mapping (an empty file is {}); ConfigError naming the file otherwise."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = yaml.load(fh, Loader=_StrictLoader)
+    except (OSError, UnicodeDecodeError) as err:
+        raise ConfigError(f"config file {path}: unreadable: {err}") from None
+    except yaml.YAMLError as err:
+        raise ConfigError(f"config file {path}: not valid YAML: {err}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(
+            f"config file {path}: the top level must be a mapping of config keys, not a "
+            f"{type(data).__name__}"
+        )
+    return data
 
 
 def read_yaml(path: Path) -> Any:
@@ -69,8 +123,8 @@ def _number_text(value: str, kind: str) -> Any:
         return parsed
     if kind == "number" and isinstance(parsed, int | float) and not isinstance(parsed, bool):
         return parsed
-    if kind == "boolean" and isinstance(parsed, bool):
-        return parsed
+    if kind == "boolean" and value in ("true", "false", "True", "False"):
+        return value.lower() == "true"
     return value
 
 
@@ -122,13 +176,40 @@ def _allowed(error: jsonschema.ValidationError) -> str:
     return ("allowed: " + ", ".join(bounds)) if bounds else ""
 
 
+# JSON Schema calls 10.0 an integer; a config that means a count says 10.
+_STRICT = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _, x: isinstance(x, int) and not isinstance(x, bool)
+    ),
+)
+
+
+def boolean_text(
+    instance: Any, schema: Mapping[str, Any], root: Mapping[str, Any], where: str = ""
+) -> list[str]:
+    """Keys whose schema wants a boolean but that hold text (a YAML 1.1 'no', 'on', or a quoted
+    'false'), each named with its dotted key."""
+    schema = _resolve(schema, root)
+    if isinstance(instance, dict):
+        props = schema.get("properties", {})
+        out: list[str] = []
+        for k, v in instance.items():
+            if k in props:
+                out += boolean_text(v, props[k], root, f"{where}.{k}" if where else str(k))
+        return out
+    if schema.get("type") == "boolean" and isinstance(instance, str):
+        return [f"config key {where}: {instance!r} is text, not a boolean (write true or false)"]
+    return []
+
+
 def validate(
     config: Mapping[str, Any], schema: Mapping[str, Any], semantic: Problems | None = None
 ) -> dict[str, Any]:
     """A defaulted copy of `config`, or ConfigError listing every problem (schema first)."""
     instance: dict[str, Any] = coerce_text(copy.deepcopy(dict(config)), schema, schema)
     fill_defaults(instance, schema, schema)
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = _STRICT(schema)
     errors = sorted(validator.iter_errors(instance), key=lambda e: list(e.absolute_path))
     problems = [
         f"config key {_key_path(e.absolute_path)}: {e.message}"

@@ -65,3 +65,18 @@ def expand(
         for combo in combos
         for seed in seeds
     ]
+
+
+def size(grid: Any, seeds: Sequence[Any] | None) -> int:
+    """How many runs a grid names without building them: the product of its value lists (a
+    list of sub-grids: their sum; a scalar counts once), times the seeds."""
+    if isinstance(grid, list):
+        total = sum(size(sub, None) for sub in grid)
+    elif isinstance(grid, dict):
+        total = 1
+        for key, values in grid.items():
+            if key != "name":
+                total *= len(values) if isinstance(values, list) else 1
+    else:
+        total = 1
+    return total * (len(seeds) if seeds else 1)

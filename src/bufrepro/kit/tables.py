@@ -55,7 +55,15 @@ def read_run(run_dir: Path, required: Sequence[str] = ()) -> dict[str, Any]:
     fails raises checks.BadRunFiles naming it and every problem.
     """
     meta = read_record(run_dir)
-    values = checks.parse_metrics(_text(run_dir / "metrics.tsv"), str(run_dir / "metrics.tsv"))
+    text = _text(run_dir / "metrics.tsv")
+    if checks.metrics_digest(text.encode("utf-8")) != meta["metrics_sha256"]:
+        raise checks.BadRunFiles(
+            f"run {run_dir}: metrics.tsv is not the file this run made (its sha256 differs from "
+            "run.json's metrics_sha256: edited or copied by hand?); remake it by running the "
+            "workflow again (it reruns a run whose metrics do not match its record), or by hand: "
+            f"{meta['command']}"
+        )
+    values = checks.parse_metrics(text, str(run_dir / "metrics.tsv"))
     capacity = checks.capacity_bps(meta["parser_args"])
     problems = checks.metric_problems(values, capacity, required)
     if problems:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from bufrepro import backends, registry
-from bufrepro.kit import configs
+from bufrepro.kit import configs, grid
 from bufrepro.kit.configs import ConfigError
 from bufrepro.kit.paths import REPO_ROOT
 from bufrepro.pipeline import plan
@@ -106,6 +106,13 @@ def _semantic(cfg: Mapping[str, Any]) -> list[str]:
     for name in cfg["studies"]:
         study = registry.get(name)
         block = cfg[name]
+        runs = grid.size(block.get("grid"), block.get("seeds"))
+        if runs > cfg["max_planned_runs"]:
+            return [
+                f"config key {name}.grid: the plan would make {runs:,} runs (grid values times "
+                f"seeds), more than max_planned_runs {cfg['max_planned_runs']:,}; narrow the "
+                f"grid or the seeds, or to go on raise the limit: --config max_planned_runs={runs}"
+            ]
         problems += study.check(block)
         assumptions = block.get("assumptions", {})
         problems += [
@@ -190,13 +197,25 @@ def validate(config: Mapping[str, Any]) -> dict[str, Any]:
     return configs.validate(_with_experiment_defaults(config), schema(), _semantic)
 
 
+def check_files(paths: Iterable[str | Path]) -> None:
+    """Each config file read strictly (configs.read_config: YAML, a mapping, no duplicated key)
+    and no boolean key given as text (YAML 1.1's no/on, a quoted 'no'); ConfigError naming the
+    file and the key. Snakemake reads the files itself, forgivingly: the workflow calls this
+    first with every file it read (rules/common.smk)."""
+    top = schema()
+    problems = []
+    for path in paths:
+        found = configs.boolean_text(configs.read_config(Path(path)), top, top)
+        problems += [f"config file {path}: {p}" for p in found]
+    if problems:
+        raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
+
+
 def load(*paths: Path, profile: str | None = None) -> dict[str, Any]:
     """Merge the default files, a profile's files and `paths` (later ones win), then validate."""
     merged: dict[str, Any] = {}
-    extra = [configs.read_yaml(p) or {} for p in paths]
-    for raw, where in zip(extra, paths, strict=True):
-        if not isinstance(raw, dict):
-            raise ConfigError(f"{where}: the top level must be a mapping")
+    check_files([*paths])
+    extra = [configs.read_config(p) for p in paths]
     chosen = (
         profile
         if profile is not None

@@ -29,7 +29,6 @@ SPACE: dict[str, Any] = {
     "overrides": {
         "measure.duration_s": 3,
         "measure.warmup_s": 1,
-        "measure.max_in_flight_age_s": 2,
     },
     "metrics": ["tcp_delay_ms_mean", "tcp_throughput_kbps"],
     "train": {"seed_file": ["000"]},

@@ -12,7 +12,7 @@ import pytest
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.templates import environment
 from bufrepro.studies.dumbbell import STUDY
-from conftest import REPO
+from conftest import PATCHED_NS, REPO
 
 
 def largest_waiting_queue(trace: Path, link: tuple[str, str] = ("4", "5")) -> int:
@@ -51,7 +51,8 @@ def _trace(run_dir: Path, block: dict[str, Any], queue: str, buffer: int) -> Pat
     text = environment(REPO / "tcl").get_template(STUDY.template).render(**params)
     run_dir.mkdir()
     (run_dir / "run.tcl").write_text(text, encoding="utf-8")
-    subprocess.run(["ns", "run.tcl"], cwd=run_dir, check=True, capture_output=True)
+    # the text trace ends with StreamSum's "# end LINES SUM": the patched build writes it
+    subprocess.run([str(PATCHED_NS), "run.tcl"], cwd=run_dir, check=True, capture_output=True)
     return run_dir / "out.tr"
 
 
@@ -60,7 +61,7 @@ def _run(tmp_path: Path, block: dict[str, Any], queue: str, buffer: int) -> int:
     return largest_waiting_queue(_trace(run_dir, block, queue, buffer))
 
 
-@pytest.mark.usefixtures("ns_available")
+@pytest.mark.usefixtures("ns_available", "patched_ns")
 @pytest.mark.parametrize(
     ("counts", "expected"),
     [("waiting", {"DropTail": 3, "RED": 3}), ("ns2_limit", {"DropTail": 2, "RED": 3})],
@@ -99,7 +100,7 @@ def _first_tcp_sizes(trace: Path) -> dict[str, int]:
     return first
 
 
-@pytest.mark.usefixtures("ns_available")
+@pytest.mark.usefixtures("ns_available", "patched_ns")
 # With syn_ the first packet is a 40 B SYN; without, data (ns-2 traces seqno 0 without headers).
 @pytest.mark.parametrize(("sources", "syn", "size"), [(5, True, 40), (1, False, 1460)])
 def test_sources_and_syn(

@@ -64,7 +64,6 @@ TINY: dict[str, Any] = {
             "table1": {"setup": "table1", **READING, "bottleneck_mbps": 0.5},
             "table5": {"setup": "table5", **READING},
         },
-        "monitor": {"max_in_flight_age_s": 4},
     },
 }
 

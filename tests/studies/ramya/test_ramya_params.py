@@ -90,11 +90,15 @@ def test_parse_args_name_window_and_bottleneck(tiny_cfg: dict[str, Any]) -> None
         fingerprint
         == STUDY.params(tiny_cfg["ramya"], point(tiny_cfg, "table5", 12, 1))["fingerprint"]
     )
+    # In flight at the end: within the longest transit of the run's paths (kit.transit), far
+    # below the run; each link's own bounds, and the sizes the scenario sends.
+    assert args.pop("max_age") == 0.983464
+    assert args.pop("hops").startswith("0-1:0.447976:0.005304,1-0:0.066184:0.003336,")
+    assert args.pop("sizes") == "tcp:576,tcp:40,ack:40,ping:84"
     assert args == {
         "t0": 0,
         "t1": 5,
         "t_end": 5,
-        "max_age": 4,
         "link_from": 1,
         "link_to": 2,
         "link_bps": 1000000,

@@ -7,11 +7,16 @@ from typing import Any
 from bufrepro.backends.fingerprint import fingerprint
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block
+from bufrepro.kit.transit import ACK_BYTES, Hop, horizon, link_bounds
 from bufrepro.studies.dumbbell import http
 
 # The ns-2 sink agent that pairs with each one-way TCP sender.
 SINKS: dict[str, str] = {"Sack1": "TCPSink/Sack1", "Newreno": "TCPSink", "Reno": "TCPSink"}
 CBR_FID = 9
+# ns-2's tcpip_base_hdr_size_ (the scenario leaves it at 40): a segment's trace size is MSS + 40,
+# a SYN's and an ACK's 40.
+TCP_HEADER_BYTES = 40
+UDP_PACKET_BYTES = 1000
 # The trace file the scenario writes (the stream the parser reads).
 TRACE_FILE = "out.tr"
 # The bottleneck link 4->5, where the buffer is swept.
@@ -109,7 +114,9 @@ def parse_args(block: Block, point: RunPoint) -> dict[str, Any]:
         "t1": measure["duration_s"],
         "t_end": measure["duration_s"],
         "fingerprint": fingerprint(point, measure["duration_s"]),
-        "max_age": measure["max_in_flight_age_s"],
+        "max_age": max_age(block, point),
+        "hops": hops(block, point),
+        "sizes": sizes(block),
         "link_from": LINK_FROM,
         "link_to": LINK_TO,
         "link_bps": round(point.get("bottleneck_mbps") * 1e6),
@@ -117,6 +124,74 @@ def parse_args(block: Block, point: RunPoint) -> dict[str, Any]:
     if http.is_http(block):
         out.update(http.parse_vars(tcp_nodes(block["tcp"]["sources"])))
     return out
+
+
+def max_age(block: Block, point: RunPoint) -> float:
+    """How long before the trace's end a packet in flight may have been seen last: the longest
+    transit (kit.transit) of the data path (source, 4, 5, sink) with its largest packet and of
+    the ACK path back with the largest ACK, not a fixed age. A queue other than the swept one
+    holds at most what the flows may have outstanding (their windows, and one CBR packet)."""
+    topo, tcp = block["topology"], block["tcp"]
+    outstanding = tcp["sources"] * tcp["max_rwnd_pkts"] + 2
+    access_q = min(topo["access_queue_pkts"], outstanding)
+    access = Hop(access_q, topo["access_bw_mbps"] * 1e6, topo["access_delay_ms"] / 1e3)
+    neck_bps, neck_s = point.get("bottleneck_mbps") * 1e6, topo["bottleneck_delay_ms"] / 1e3
+    limit = queue_limit(point.get("queue"), int(point.get("buffer")), topo["buffer_counts"])
+    data = [access, Hop(limit, neck_bps, neck_s), access]
+    back = Hop(min(topo["reverse_queue_pkts"], outstanding), neck_bps, neck_s)
+    largest = max(tcp["mss_bytes"] + TCP_HEADER_BYTES, block["cbr"]["packet_bytes"])
+    # under HTTP the clients' requests (and FullTcp's data-carrying ACKs) cross 5 -> 4 too
+    back_size = largest if http.is_http(block) else ACK_BYTES
+    return horizon([(data, largest), ([access, back, access], back_size)])
+
+
+def hops(block: Block, point: RunPoint) -> str:
+    """Each link's longest queue wait and wire time (kit.transit.link_bounds), as -v hops."""
+    topo, tcp = block["topology"], block["tcp"]
+    outstanding = tcp["sources"] * tcp["max_rwnd_pkts"] + 2
+    access = Hop(
+        min(topo["access_queue_pkts"], outstanding),
+        topo["access_bw_mbps"] * 1e6,
+        topo["access_delay_ms"] / 1e3,
+    )
+    neck_bps, neck_s = point.get("bottleneck_mbps") * 1e6, topo["bottleneck_delay_ms"] / 1e3
+    limit = queue_limit(point.get("queue"), int(point.get("buffer")), topo["buffer_counts"])
+    back = Hop(min(topo["reverse_queue_pkts"], outstanding), neck_bps, neck_s)
+    data = max(tcp["mss_bytes"] + TCP_HEADER_BYTES, block["cbr"]["packet_bytes"])
+    back_size = data if http.is_http(block) else ACK_BYTES  # HTTP: requests flow back too
+    links = [
+        (LINK_FROM, LINK_TO, Hop(limit, neck_bps, neck_s), data),
+        (LINK_TO, LINK_FROM, back, back_size),
+    ]
+    for node in sorted({*tcp_nodes(tcp["sources"]), CBR_NODE}):
+        links += [(node, LINK_FROM, access, data), (LINK_FROM, node, access, back_size)]
+    for node in (6, 7):
+        links += [(LINK_TO, node, access, data), (node, LINK_TO, access, back_size)]
+    return link_bounds(links)
+
+
+def sizes(block: Block) -> str:
+    """The (type, size) pairs the FTP scenario sends, as the parser's -v sizes: TCP segments
+    (MSS + 40 B of headers) and their 40 B SYN, 40 B ACKs (not listed for SACK, whose ACKs
+    carry blocks), the CBR packets; "" (not checked) under HTTP, whose FullTcp segments have
+    every size."""
+    if http.is_http(block):
+        return ""
+    mss = block["tcp"]["mss_bytes"]
+    # with syn_ the first segment is a 40 B SYN; without, ns-2 sends segment 0 without headers
+    first = TCP_HEADER_BYTES if block["tcp"]["syn"] else mss
+    pairs = [("tcp", mss + TCP_HEADER_BYTES), ("tcp", first)]
+    if block["tcp"]["agent"] != "Sack1":
+        pairs.append(("ack", TCP_HEADER_BYTES))
+    # ns-2's UDP agent sends a message larger than its packetSize_ (1000 B) as 1000 B pieces
+    # and the rest
+    cbr = block["cbr"]["packet_bytes"]
+    pairs += [("cbr", min(cbr, UDP_PACKET_BYTES))] + (
+        [("cbr", cbr % UDP_PACKET_BYTES)]
+        if cbr > UDP_PACKET_BYTES and cbr % UDP_PACKET_BYTES
+        else []
+    )
+    return ",".join(f"{t}:{b}" for t, b in dict.fromkeys(pairs))
 
 
 def config_problems(study: str, block: Block) -> list[str]:

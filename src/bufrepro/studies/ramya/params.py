@@ -9,6 +9,7 @@ from bufrepro.backends.fingerprint import fingerprint
 from bufrepro.kit import sweeps
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block
+from bufrepro.kit.transit import ACK_BYTES, Hop, horizon, link_bounds
 
 NAME = "ramya"
 KEYS = ("setup", "tcp", "bottleneck_mbps", "rwnd_bytes", "delay_scale", "buffer")
@@ -168,8 +169,76 @@ def parse_args(block: Block, point: RunPoint) -> dict[str, Any]:
         "t1": setup["duration_s"],
         "t_end": setup["duration_s"],
         "fingerprint": fingerprint(point, setup["duration_s"]),
-        "max_age": block["monitor"]["max_in_flight_age_s"],
+        "max_age": max_age(block, point),
+        "hops": hops(block, point),
+        "sizes": sizes(block),
         "link_from": R1,
         "link_to": R2,
         "link_bps": round(point.get("bottleneck_mbps") * 1e6),
     }
+
+
+def max_age(block: Block, point: RunPoint) -> float:
+    """How long before the trace's end a packet in flight may have been seen last: the longest
+    transit (kit.transit) of the bulk transfer's path (client, R1, R2, server) with its segments
+    and of the way back with ACKs and ping replies; with ping, of the ping's path (4, R1, R2,
+    5). Not a fixed age. A queue other than the swept one holds at most what may be
+    outstanding: the TCP window, the swept queue's packets (the way back) and two pings."""
+    topo, tcp = block["topology"], block["tcp"]
+    scale = float(point.get("delay_scale"))
+    limit = queue_limit(block, int(point.get("buffer")))
+    outstanding = max(1, int(point.get("rwnd_bytes")) // tcp["mss_bytes"]) + 2
+    other = min(topo["other_queue_pkts"], outstanding)
+    access = Hop(other, topo["access_bw_mbps"] * 1e6, topo["access_delay_ms"] * scale / 1e3)
+    ping = Hop(other, topo["ping_bw_mbps"] * 1e6, topo["ping_delay_ms"] * scale / 1e3)
+    neck_bps, neck_s = point.get("bottleneck_mbps") * 1e6, topo["bottleneck_delay_ms"] * scale / 1e3
+    forward = Hop(limit, neck_bps, neck_s)
+    back = Hop(min(topo["other_queue_pkts"], outstanding + limit), neck_bps, neck_s)
+    segment = tcp["mss_bytes"] + tcp["header_bytes"]
+    small = max(ACK_BYTES, block["ping"]["packet_bytes"])
+    paths = [([access, forward, access], segment), ([access, back, access], small)]
+    if block["setups"][point.get("setup")]["ping"]:
+        paths += [([ping, forward, ping], segment), ([ping, back, ping], small)]
+    return horizon(paths)
+
+
+def hops(block: Block, point: RunPoint) -> str:
+    """Each link's longest queue wait and wire time (kit.transit.link_bounds), as -v hops:
+    client 0 - R1 1 - R2 2 - server 3, ping 4 - R1, R2 - ping 5 (segments one way, ACKs and
+    ping replies the other; the ping links carry pings only)."""
+    topo, tcp = block["topology"], block["tcp"]
+    scale = float(point.get("delay_scale"))
+    limit = queue_limit(block, int(point.get("buffer")))
+    outstanding = max(1, int(point.get("rwnd_bytes")) // tcp["mss_bytes"]) + 2
+    other = min(topo["other_queue_pkts"], outstanding)
+    access = Hop(other, topo["access_bw_mbps"] * 1e6, topo["access_delay_ms"] * scale / 1e3)
+    ping = Hop(other, topo["ping_bw_mbps"] * 1e6, topo["ping_delay_ms"] * scale / 1e3)
+    neck_bps, neck_s = point.get("bottleneck_mbps") * 1e6, topo["bottleneck_delay_ms"] * scale / 1e3
+    back = Hop(min(topo["other_queue_pkts"], outstanding + limit), neck_bps, neck_s)
+    segment = max(tcp["mss_bytes"] + tcp["header_bytes"], block["ping"]["packet_bytes"])
+    small = max(ACK_BYTES, block["ping"]["packet_bytes"])
+    pings = block["ping"]["packet_bytes"]
+    links = [
+        (0, R1, access, segment),
+        (R1, 0, access, small),
+        (R1, R2, Hop(limit, neck_bps, neck_s), segment),
+        (R2, R1, back, small),
+        (R2, 3, access, segment),
+        (3, R2, access, small),
+        (4, R1, ping, pings),
+        (R1, 4, ping, pings),
+        (R2, 5, ping, pings),
+        (5, R2, ping, pings),
+    ]
+    return link_bounds(links)
+
+
+def sizes(block: Block) -> str:
+    """The (type, size) pairs the scenario sends, as the parser's -v sizes: TCP segments (MSS +
+    tcp.header_bytes) and the SYN (tcp.header_bytes; ns-2's syn_ is on), TCPSink's 40 B ACKs,
+    the pings (request and reply alike)."""
+    tcp = block["tcp"]
+    pairs = [("tcp", tcp["mss_bytes"] + tcp["header_bytes"]), ("tcp", tcp["header_bytes"])]
+    pairs.append(("ack", 40))
+    pairs.append(("ping", block["ping"]["packet_bytes"]))
+    return ",".join(f"{t}:{b}" for t, b in dict.fromkeys(pairs))

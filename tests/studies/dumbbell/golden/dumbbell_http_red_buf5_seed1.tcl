@@ -30,7 +30,11 @@ Queue/RED set bytes_ false
 
 set tf [open out.tr w]
 # The run's fingerprint, the trace's first line: its parser checks study, seed, end and run.
-puts $tf "# bufrepro dumbbell run=8b62dd6479ede793 seed=1 end=5"
+# StreamSum (the patched ns-2) writes it and sums every line after it; finish ends the stream
+# with "# end LINES SUM" (docs/trusting-a-run.md, "Stream format").
+set tsum [new StreamSum]
+$tsum attach $tf
+$tsum puts "# bufrepro dumbbell run=8b62dd6479ede793 seed=1 end=5"
 $ns trace-all $tf
 
 # Each link traced by trace-all gets four trace objects (Trace/Enque, Deque, Drop, Recv), and
@@ -48,7 +52,7 @@ set tally [new WiredTally]
 $tally param t0 {1}
 $tally param t1 {5}
 $tally param t_end {5}
-$tally param max_age {4}
+$tally param max_age {24.063025}
 $tally param link_from {4}
 $tally param link_to {5}
 $tally param link_bps {500000}
@@ -111,7 +115,10 @@ $ns at 0.1 "$cbr start"
 proc finish {} {
     global ns tf
     $ns flush-trace
-    puts -nonewline $tf [[set ::tally] report]
+    [set ::tsum] puts [[set ::tally] report]
+    # The stream's last line "# end LINES SUM": its parser fails a stream without it (cut short)
+    # or whose lines do not match it (cut and re-ended, spliced, edited).
+    [set ::tsum] end
     close $tf
     puts "BUFREPRO_DONE [$ns now]"
     exit 0

@@ -21,8 +21,12 @@ Agent/TCP set ecn_ 0
 
 set tf [open out.tr w]
 # The run's fingerprint, the first line of the trace and of each side file (rtt, ping, queue):
-# their parsers check study, seed, end and run.
-puts $tf "# bufrepro ramya run=604cd4bc0d0c5c26 seed=1 end=5"
+# their parsers check study, seed, end and run. A StreamSum (the patched ns-2) writes it into
+# the trace and the rtt file and sums every line after it; finish ends each file with
+# "# end LINES SUM" (docs/trusting-a-run.md, "Stream format").
+set tsum [new StreamSum]
+$tsum attach $tf
+$tsum puts "# bufrepro ramya run=604cd4bc0d0c5c26 seed=1 end=5"
 $ns trace-all $tf
 
 # Each link traced by trace-all gets four trace objects (Trace/Enque, Deque, Drop, Recv), and
@@ -40,7 +44,7 @@ set tally [new WiredTally]
 $tally param t0 {0}
 $tally param t1 {5}
 $tally param t_end {5}
-$tally param max_age {4}
+$tally param max_age {0.932776}
 $tally param link_from {1}
 $tally param link_to {2}
 $tally param link_bps {1000000}
@@ -79,7 +83,9 @@ set sink [new Agent/TCPSink]
 $ns attach-agent $n(3) $sink
 $ns connect $tcp $sink
 set rf [open rtt.tr w]
-puts $rf "# bufrepro ramya run=604cd4bc0d0c5c26 seed=1 end=5"
+set rsum [new StreamSum]
+$rsum attach $rf
+$rsum puts "# bufrepro ramya run=604cd4bc0d0c5c26 seed=1 end=5"
 $tcp attach $rf
 $tcp trace rtt_
 set ftp [new Application/FTP]
@@ -97,11 +103,29 @@ puts $pf "# bufrepro ramya run=604cd4bc0d0c5c26 seed=1 end=5"
 proc finish {} {
     global ns tf qf rf pf
     $ns flush-trace
-    puts -nonewline $tf [[set ::tally] report]
+    [set ::tsum] puts [[set ::tally] report]
+    # The stream's last line "# end LINES SUM": its parser fails a stream without it (cut short)
+    # or whose lines do not match it (cut and re-ended, spliced, edited).
+    [set ::tsum] end
     close $tf
+    [set ::rsum] end
     close $qf
     close $rf
     close $pf
+    # The queue samples and the ping log, written by Tcl's puts (an OTcl call per line would
+    # cost a fifth of a ping run's CPU), are read back and rewritten through a StreamSum,
+    # which ends each with "# end LINES SUM", before ns exits and any parser reads them.
+    foreach name {queue.tr ping.tr} {
+        set f [open $name r]
+        set text [read $f]
+        close $f
+        set f [open $name w]
+        set s [new StreamSum]
+        $s attach $f
+        $s puts $text
+        $s end
+        close $f
+    }
     puts "BUFREPRO_DONE [$ns now]"
     exit 0
 }

@@ -18,7 +18,11 @@ $ns set-address-format hierarchical
 $ns use-newtrace
 set tf [open out.tr w]
 # The run's fingerprint, the trace's first line: its parser checks study, seed, end and run.
-puts $tf "# bufrepro vegas run=49367bb15213d099 seed=1 end=35"
+# StreamSum (the patched ns-2) writes it and sums every line after it; finish ends the stream
+# with "# end LINES SUM" (docs/trusting-a-run.md, "Stream format").
+set tsum [new StreamSum]
+$tsum attach $tf
+$tsum puts "# bufrepro vegas run=49367bb15213d099 seed=1 end=35"
 $ns trace-all $tf
 
 # Each link traced by trace-all gets four trace objects (Trace/Enque, Deque, Drop, Recv), and
@@ -141,8 +145,9 @@ $ns at 30 "$MN setdest 1270.0 300.0 100"
 proc finish {} {
     global ns tf
     $ns flush-trace
-    # The trace's last line: its parser fails a trace without it (cut short).
-    puts $tf "# end"
+    # The stream's last line "# end LINES SUM": its parser fails a stream without it (cut short)
+    # or whose lines do not match it (cut and re-ended, spliced, edited).
+    [set ::tsum] end
     close $tf
     puts "BUFREPRO_DONE [$ns now]"
     exit 0
