@@ -25,14 +25,17 @@
 #include "ns3/traffic-control-module.h"
 #include "ns3/version-defines.h"
 
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 using namespace ns3;
 
-static const char* PROGRAM_VERSION = "bufrepro-ns3-dumbbell 1";
+static const char* PROGRAM_VERSION = "bufrepro-ns3-dumbbell 2";
 static const uint16_t TCP_PORT0 = 5000;
 static const uint16_t CBR_PORT = 9000;
 static const int CBR_FID = 9;
@@ -86,14 +89,17 @@ class TraceIdTag : public Tag
     }
 };
 
+// Trace ids are 0, 1, 2, ... in the order of the packets' first events, every one traced (as
+// ns-2 numbers the packets it sends; wired.awk checks that none is missing).
 uint64_t g_nextId = 0;
+const uint64_t NO_ID = ~uint64_t(0);
 
-// The trace id of a packet (0: never seen by Learn).
+// The trace id of a packet (NO_ID: never seen by Learn).
 uint64_t
 IdOf(Ptr<const Packet> p)
 {
     TraceIdTag tag;
-    return p->PeekPacketTag(tag) ? tag.id : 0;
+    return p->PeekPacketTag(tag) ? tag.id : NO_ID;
 }
 
 struct Pkt
@@ -113,11 +119,131 @@ std::vector<int> g_tcpFids;
 std::unordered_map<uint32_t, int> g_nodeOfAddr; // IPv4 address -> node id
 long long g_cbrSeq = 0;
 
-// The stream's end line: the only place that writes it (its format is the parsers' to check).
+// The stream's checksum (docs/trusting-a-run.md, "Stream format"; the same arithmetic as
+// ns-2's StreamSum, ns2/patches/0008-stream-sum.patch): P = 2^40 - 87; a line's fields are its
+// runs of characters other than space and tab; c(f) keeps every bit of num(f) when it is not
+// 0, else hashes f's bytes; v(L) = (length(L) + sum i * c(f_i)) mod P; S = (S*31 + v + P) mod P.
+const long long SUM_P = 1099511627689LL; // 2^40 - 87, prime
+long long g_sumLines = 0;
+long long g_sum = 0;
+
+// The length of f's numeric prefix [-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)? (0: none).
+int
+NumericPrefix(const char* f, int n)
+{
+    int i = 0, digits = 0;
+    if (i < n && (f[i] == '-' || f[i] == '+'))
+    {
+        i++;
+    }
+    while (i < n && f[i] >= '0' && f[i] <= '9')
+    {
+        i++;
+        digits++;
+    }
+    if (i < n && f[i] == '.')
+    {
+        i++;
+        while (i < n && f[i] >= '0' && f[i] <= '9')
+        {
+            i++;
+            digits++;
+        }
+    }
+    if (digits == 0)
+    {
+        return 0;
+    }
+    if (i < n && (f[i] == 'e' || f[i] == 'E'))
+    {
+        int j = i + 1;
+        if (j < n && (f[j] == '-' || f[j] == '+'))
+        {
+            j++;
+        }
+        int e = j;
+        while (j < n && f[j] >= '0' && f[j] <= '9')
+        {
+            j++;
+        }
+        if (j > e)
+        {
+            i = j;
+        }
+    }
+    return i;
+}
+
+// c(f): a nonzero number's every bit (x * 2^30's integer part and the fraction's 52 bits, each
+// mod P), else the byte hash W(f).
+long long
+FieldValue(const char* f, int n)
+{
+    int m = NumericPrefix(f, n);
+    if (m > 0)
+    {
+        double x = std::strtod(std::string(f, m).c_str(), nullptr);
+        if (x != 0)
+        {
+            double y = x * 1073741824.0;                        // 2^30
+            double hi = std::trunc(y);
+            double lo = std::trunc((y - hi) * 4503599627370496.0); // 2^52
+            return (long long)std::fmod(hi, (double)SUM_P) + (long long)std::fmod(lo, (double)SUM_P);
+        }
+    }
+    long long w = 0;
+    for (int i = 0; i < n; i++)
+    {
+        w = (w * 257 + (unsigned char)f[i]) % SUM_P;
+    }
+    return w;
+}
+
+// v(L) for a line without its newline.
+long long
+LineValue(const char* line, int n)
+{
+    long long s = n;
+    int i = 0, k = 0;
+    while (i < n)
+    {
+        while (i < n && (line[i] == ' ' || line[i] == '\t'))
+        {
+            i++;
+        }
+        if (i >= n)
+        {
+            break;
+        }
+        int b = i;
+        while (i < n && line[i] != ' ' && line[i] != '\t')
+        {
+            i++;
+        }
+        k++;
+        s += (long long)k * FieldValue(line + b, i - b);
+    }
+    return s % SUM_P;
+}
+
+// Write one line (text without its newline) to the stream and sum it: every line before the
+// end line goes through here, the header and the "#@ " line included.
+void
+Put(FILE* out, const char* text)
+{
+    int n = (int)std::strlen(text);
+    std::fwrite(text, 1, n, out);
+    std::fputc('\n', out);
+    g_sumLines++;
+    g_sum = (g_sum * 31 + LineValue(text, n) + SUM_P) % SUM_P;
+}
+
+// The stream's end line "# end LINES SUM": the only place that writes it (its format is the
+// parsers' to check).
 void
 EndLine(FILE* out)
 {
-    std::fputs("# end\n", out);
+    std::fprintf(out, "# end %lld %lld\n", g_sumLines, g_sum);
 }
 
 int
@@ -133,9 +259,14 @@ Learn(Ptr<const QueueDiscItem> item)
 {
     uint64_t uid = IdOf(item->GetPacket());
     auto it = g_pkts.find(uid);
-    if (uid != 0 && it != g_pkts.end())
+    if (uid != NO_ID && it != g_pkts.end())
     {
         return &it->second;
+    }
+    if (uid != NO_ID)
+    {
+        TraceIdTag old;
+        item->GetPacket()->RemovePacketTag(old);
     }
     Ptr<const Ipv4QueueDiscItem> ip = DynamicCast<const Ipv4QueueDiscItem>(item);
     if (!ip)
@@ -179,7 +310,7 @@ Learn(Ptr<const QueueDiscItem> item)
     p.src = std::to_string(sn) + "." + std::to_string(sport);
     p.dst = std::to_string(p.dstNode) + "." + std::to_string(dport);
     TraceIdTag tag;
-    tag.id = ++g_nextId;
+    tag.id = g_nextId++;
     item->GetPacket()->AddPacketTag(tag);
     return &g_pkts.emplace(tag.id, p).first->second;
 }
@@ -187,8 +318,10 @@ Learn(Ptr<const QueueDiscItem> item)
 void
 Line(char ev, int a, int b, uint64_t uid, const Pkt& p)
 {
-    std::fprintf(g_out,
-                 "%c %.9f %d %d %s %u ------- %d %s %s %lld %llu\n",
+    char buf[256];
+    std::snprintf(buf,
+                 sizeof(buf),
+                 "%c %.9f %d %d %s %u ------- %d %s %s %lld %llu",
                  ev,
                  Simulator::Now().GetSeconds(),
                  a,
@@ -200,6 +333,7 @@ Line(char ev, int a, int b, uint64_t uid, const Pkt& p)
                  p.dst.c_str(),
                  p.seq,
                  (unsigned long long)uid);
+    Put(g_out, buf);
 }
 
 void
@@ -366,6 +500,14 @@ main(int argc, char* argv[])
     cmd.AddValue("run", "the header's run digest", run);
     cmd.AddValue("end", "the header's end, as the run record writes it", end);
     cmd.Parse(argc, argv);
+    // The end line binds the lines written, not the time they reach: a run that stops before
+    // the header's end would end a stream cut short with a valid end line.
+    if (std::strtod(end.c_str(), nullptr) != duration)
+    {
+        std::fprintf(stderr, "dumbbell: --end %s (the header's) is not --duration %g\n",
+                     end.c_str(), duration);
+        return 2;
+    }
 
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(seed);
@@ -553,9 +695,12 @@ main(int argc, char* argv[])
             return 2;
         }
         std::setvbuf(g_out, nullptr, _IOFBF, 1 << 20);
-        std::fprintf(g_out, "# bufrepro %s run=%s seed=%u end=%s\n", study.c_str(), run.c_str(),
-                     seed, end.c_str());
-        std::fprintf(g_out,
+        char head[2048];
+        std::snprintf(head, sizeof(head), "# bufrepro %s run=%s seed=%u end=%s", study.c_str(),
+                      run.c_str(), seed, end.c_str());
+        Put(g_out, head);
+        std::snprintf(head,
+                     sizeof(head),
                      "#@ %s ns3=%s seed=%u queue=%s waiting=%u plr=%g bottleneckMbps=%g "
                      "bottleneckDelayMs=%g accessMbps=%g accessDelayMs=%g accessWaiting=%u "
                      "reverseWaiting=%u sources=%u tcp=%s recovery=%s sack=%d timestamps=%d "
@@ -563,7 +708,7 @@ main(int argc, char* argv[])
                      "startS=%g startJitter=%g cbrBytes=%u cbrInterval=%g cbrStart=%g "
                      "duration=%g redMinTh=%g redMaxTh=%g redQw=%g redMaxP=%g redGentle=%d "
                      "redMeanPkt=%g codelTargetMs=%g codelIntervalMs=%g pieTargetMs=%g "
-                     "fqFlows=%u fqQuantum=%u errorAt=%s\n",
+                     "fqFlows=%u fqQuantum=%u errorAt=%s",
                      PROGRAM_VERSION, NS3_LIB_VERSION, seed, queue.c_str(), waiting, plr,
                      bottleneckMbps, bottleneckDelayMs, accessMbps, accessDelayMs,
                      accessWaiting, reverseWaiting, sources, tcp.c_str(), recovery.c_str(),
@@ -572,6 +717,7 @@ main(int argc, char* argv[])
                      redMinTh, redMaxTh, redQw, redMaxP, (int)redGentle, redMeanPkt,
                      codelTargetMs, codelIntervalMs, pieTargetMs, fqFlows, fqQuantum,
                      errorAt.c_str());
+        Put(g_out, head);
         for (const Link& l : links)
         {
             for (int dir = 0; dir < 2; ++dir)

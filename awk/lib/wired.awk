@@ -31,7 +31,9 @@
 #   link_delay - the measured link's propagation delay (s; empty: not checked); fingerprint -
 #   the run's header text (lib/integrity.awk, integ_header; empty: no header required); sizes -
 #   "type:bytes,...", the sizes each listed type may have; hops - "a-b:queue_s:wire_s,...",
-#   each link's longest queue wait and wire time (lib/wired_params.awk).
+#   each link's longest queue wait and wire time; wire_drops - "a-b,...", the links whose
+#   receiver may drop a packet after its wire (an error model at the link's tail; empty: none)
+#   (lib/wired_params.awk).
 # Integrity (each failure names the file, the line and the rule; lib/integrity.awk): line 1 is
 #   the run's header "# " fingerprint (the scenario writes it; another study, seed, end or run
 #   fails, naming the field), line 2 may be "#@ " and the scenario program's version and
@@ -133,7 +135,7 @@ $0 !~ /^[-+rd] [^ ]+ [0-9]+ [0-9]+ [A-Za-z][A-Za-z0-9_]* [0-9]+ [-A-Za-z]+ -?[0-
         if (st != L * 4 + 2) { wired_story(st, p); next }
         if ($4 == dst) { WIRED_ST[uid] = 0; delete WIRED_ID[uid]; delete WIRED_T[uid] } else WIRED_ST[uid] = $4 * 4 + 3
     } else {
-        if (st != -1 && st != L * 4 + 1 && st != $3 * 4 + 3) { wired_story(st, p); next }
+        if (st != -1 && st != L * 4 + 1 && st != $3 * 4 + 3 && !(st == L * 4 + 2 && (($3, $4) in WIRED_WDROP))) { wired_story(st, p); next }
         WIRED_ST[uid] = 0; delete WIRED_ID[uid]; delete WIRED_T[uid]
     }
     if (tm > ACCT_TEND) ACCT_TEND = tm                              # acct_clock(tm)

@@ -8,7 +8,9 @@
 #   link_from, link_to, link_bps (> 0), tcp_hdr (default 40), links, n_nodes, fingerprint,
 #   sizes ("type:bytes,...": a packet of a type listed must have one of its sizes; empty: any),
 #   hops ("a-b:queue_s:wire_s,...": how long a packet may wait in each link's queue and be on
-#   its wire; a packet still there at the trace's end was last seen within that of it).
+#   its wire; a packet still there at the trace's end was last seen within that of it),
+#   wire_drops ("a-b,...": the links whose receiver may drop a packet that crossed the wire, an
+#   error model at the link's tail; empty: a drop is from a queue or at a link's head only).
 # Sets: PROG (when the program has not: "wired.awk"); WIRED_USAGE = 1 and exit 2 when a
 #   parameter is missing or out of range (nothing read, nothing printed; the usage on stderr);
 #   tcp_hdr's default; INTEG_WANT_END (a fingerprint means the stream ends with "# end");
@@ -43,6 +45,15 @@ BEGIN {
             WIRED_USAGE = 1; exit 2
         }
         split(WIRED_SZ[i], kv, ":"); WIRED_SIZE[kv[1], kv[2]] = 1; WIRED_STYPE[kv[1]] = 1
+    }
+    # wire_drops "a-b,...": links with an error model at their tail (empty: none)
+    n = split(wire_drops, WIRED_WD, ",")
+    for (i = 1; i <= n; i++) {
+        if (WIRED_WD[i] !~ /^[0-9]+-[0-9]+$/) {
+            print PROG ": -v wire_drops=" wire_drops ": expected a-b,a-b,..." > "/dev/stderr"
+            WIRED_USAGE = 1; exit 2
+        }
+        split(WIRED_WD[i], kv, "-"); WIRED_WDROP[kv[1], kv[2]] = 1
     }
     integ_init()
     INTEG_WANT_END = fingerprint != ""  # the scenario's trace ends with "# end" (integ_end)

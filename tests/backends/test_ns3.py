@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bufrepro import backends
-from bufrepro.backends import ns3
+from bufrepro.backends import ns3, streamsum
 from bufrepro.backends.base import RunFailed, execute
 from bufrepro.kit import configs, tables
 from bufrepro.kit.grid import RunPoint
@@ -72,8 +72,9 @@ def test_buffer_holds_what_ns2_holds(tmp_path: Path) -> None:
     for queue in ("DropTail", "RED"):
         where = _run(cfg, _point(cfg, queue, 3), tmp_path / queue, keep=True)
         lines = (where / "out.tr").read_text().splitlines()
-        assert lines[1].startswith("#@ bufrepro-ns3-dumbbell 1 ns3=3.37")
-        assert lines[-1] == "# end"
+        assert lines[1].startswith("#@ bufrepro-ns3-dumbbell 2 ns3=3.37")
+        # the end line binds every line before it (count and checksum, as ns-2's StreamSum)
+        assert lines[-1] == streamsum.end_line(line.encode() for line in lines[:-1]).decode()
         metrics = dict(
             line.split("\t") for line in (where / "metrics.tsv").read_text().splitlines()
         )

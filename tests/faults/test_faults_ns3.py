@@ -9,8 +9,10 @@ from __future__ import annotations
 import dataclasses
 import subprocess
 
+import binding_mutations as bm
 import fault_runs
 import pytest
+import test_faults_binding as binding
 from fault_runs import BUFFER_KEY, KeptRun, parse, variants
 from mutations import KINDS, Originals
 from test_faults_streams import BOTTLENECK, FOREIGN_RUN, assert_fails_loudly
@@ -95,3 +97,48 @@ def test_a_foreign_ns3_run_fails_at_its_header(
     finally:
         damaged.unlink()
     assert f"{damaged.name}: line 1: {FOREIGN_RUN[kind]}" in err, err[:600]
+
+
+# The binding corpus (test_faults_binding.py) on the ns-3 dumbbell trace: the same classes as on
+# ns-2's text traces (hstcp's ns-3 stream, like ns-2's, ends with its E line, not a checksum).
+BINDING = ("cut_reended", "edited", "spliced", "resealed_edit", "deleted_resealed")
+
+
+def _binding(run: KeptRun, cls: str) -> dict[str, bm.Mutation]:
+    donors = {
+        "other_seed": binding._lines(run.other_seed.run_dir / run.other_seed.stream),
+        "other_buffer": binding._lines(run.other_buffer.run_dir / run.other_buffer.stream),
+        "other_scenario": binding._lines(run.other_stream()),
+    }
+    return {
+        "cut_reended": bm.CUT,
+        "edited": bm.generic_edits(),
+        "spliced": bm.splices(donors),
+        "resealed_edit": {k: bm.resealed(m) for k, m in bm.wired_edits().items()},
+        "deleted_resealed": bm.deletions(),
+    }[cls]
+
+
+def test_the_ns3_dumbbell_end_line_is_the_reference_checksum(kept: dict[str, KeptRun]) -> None:
+    data = binding._lines(kept["dumbbell"].stream)
+    assert data[-1] == bm.end_line(data[:-1]), data[-1]
+
+
+@pytest.mark.parametrize("cls", BINDING)
+def test_every_binding_mishap_on_the_ns3_trace_fails_loudly(
+    kept: dict[str, KeptRun], cls: str
+) -> None:
+    run = kept["dumbbell"]
+    kinds = _binding(run, cls)
+    assert len(kinds) >= 20, f"{cls}: {len(kinds)} mishaps"
+    original = binding._lines(run.stream)
+    quiet = []
+    for name, mutate in sorted(kinds.items()):
+        damaged = mutate(original)
+        if damaged == original or binding._unread(original, damaged):
+            continue
+        proc = binding._parse(run, "text:dumbbell", f"fault-{cls}-{name}.tr", damaged)
+        problem = binding._loud(proc, f"fault-{cls}-{name}.tr")
+        if problem:
+            quiet.append(problem)
+    assert not quiet, f"{len(quiet)} of {len(kinds)} passed or failed quietly:\n" + "\n".join(quiet)

@@ -21,6 +21,12 @@ QUEUES = {
 # Header bytes in a TCP data packet's trace size: IP 20 + TCP 20 (no options: timestamps off)
 # + PPP's 2 (the stream's sizes are the bytes the link serialises).
 TCP_HDR_BYTES = 42
+# PPP's header: every packet's trace size is the IP packet's plus these (the link's bytes).
+PPP_BYTES = 2
+# ns-3's TCP options (ns-3.37, TcpSocketBase): the SYN and SYN-ACK carry window scaling (3 B,
+# on by default) and SACK-permitted (2 B) when SACK is on, padded to 4 B; an ACK carries up to
+# 4 SACK blocks (2 + 8 n B, padded). Timestamps are off (arguments: timestamps False).
+WSCALE_BYTES, SACK_PERMITTED_BYTES, SACK_BLOCKS = 3, 2, 4
 # ns-2's DropTail limit_ L holds L - 1 waiting packets (an access link's 1000: 999).
 NS2_DROPTAIL_WAITING = -1
 
@@ -81,10 +87,40 @@ def arguments(block: Block, point: RunPoint) -> dict[str, Any]:
     }
 
 
+def _padded(option_bytes: int) -> int:
+    """TCP options' bytes in the header: padded to a multiple of 4."""
+    return -(-option_bytes // 4) * 4
+
+
+def sizes(block: Block) -> str:
+    """The (type, size) pairs the program sends, as the parser's -v sizes (the ns-2 run's own
+    list does not fit: ns-3 adds PPP's 2 B to every packet, opens each connection with a real
+    SYN, SYN-ACK and ACK carrying options, and sends a CBR packet whole): data segments
+    (MSS + headers) and the SYN; ACKs (the handshake's last, the SYN-ACK, and with SACK those
+    carrying 1 to 4 blocks); the CBR packets."""
+    sack = bool(block["ns3"]["sack"])
+    base = TCP_HDR_BYTES
+    syn = base + _padded(WSCALE_BYTES + (SACK_PERMITTED_BYTES if sack else 0))
+    acks = [base, syn] + (
+        [base + _padded(2 + 8 * n) for n in range(1, SACK_BLOCKS + 1)] if sack else []
+    )
+    pairs = [("tcp", block["tcp"]["mss_bytes"] + base), ("tcp", syn)]
+    pairs += [("ack", a) for a in acks] + [("cbr", block["cbr"]["packet_bytes"] + PPP_BYTES)]
+    return ",".join(f"{t}:{b}" for t, b in dict.fromkeys(pairs))
+
+
 def parse_args(block: Block, point: RunPoint, args: dict[str, Any]) -> dict[str, Any]:
-    """The study's parser variables for the text trace the program writes (never a tally)."""
+    """The study's parser variables for the text trace the program writes (never a tally):
+    ns-3's sizes, and the per-link horizons with PPP's bytes on every packet."""
     out = {k: v for k, v in args.items() if k != "tally"}
     out["tcp_hdr"] = TCP_HDR_BYTES
+    out["sizes"] = sizes(block)
+    out["hops"] = run_params.hops(block, point, PPP_BYTES)
+    out["max_age"] = run_params.max_age(block, point, PPP_BYTES)
+    # an error model at the bottleneck's tail drops a packet after it crossed 4 -> 5's wire
+    # (ns-2's lossmodel, and ns-3's head, drop before the queue)
+    tail = block["ns3"]["error_model_at"] == "tail"
+    out["wire_drops"] = f"{run_params.LINK_FROM}-{run_params.LINK_TO}" if tail else ""
     return out
 
 

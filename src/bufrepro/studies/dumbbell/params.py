@@ -126,11 +126,12 @@ def parse_args(block: Block, point: RunPoint) -> dict[str, Any]:
     return out
 
 
-def max_age(block: Block, point: RunPoint) -> float:
+def max_age(block: Block, point: RunPoint, frame_bytes: int = 0) -> float:
     """How long before the trace's end a packet in flight may have been seen last: the longest
     transit (kit.transit) of the data path (source, 4, 5, sink) with its largest packet and of
     the ACK path back with the largest ACK, not a fixed age. A queue other than the swept one
-    holds at most what the flows may have outstanding (their windows, and one CBR packet)."""
+    holds at most what the flows may have outstanding (their windows, and one CBR packet).
+    frame_bytes: link-layer bytes every packet carries besides (ns-3's PPP header)."""
     topo, tcp = block["topology"], block["tcp"]
     outstanding = tcp["sources"] * tcp["max_rwnd_pkts"] + 2
     access_q = min(topo["access_queue_pkts"], outstanding)
@@ -142,11 +143,13 @@ def max_age(block: Block, point: RunPoint) -> float:
     largest = max(tcp["mss_bytes"] + TCP_HEADER_BYTES, block["cbr"]["packet_bytes"])
     # under HTTP the clients' requests (and FullTcp's data-carrying ACKs) cross 5 -> 4 too
     back_size = largest if http.is_http(block) else ACK_BYTES
+    largest, back_size = largest + frame_bytes, back_size + frame_bytes
     return horizon([(data, largest), ([access, back, access], back_size)])
 
 
-def hops(block: Block, point: RunPoint) -> str:
-    """Each link's longest queue wait and wire time (kit.transit.link_bounds), as -v hops."""
+def hops(block: Block, point: RunPoint, frame_bytes: int = 0) -> str:
+    """Each link's longest queue wait and wire time (kit.transit.link_bounds), as -v hops
+    (frame_bytes: link-layer bytes every packet carries besides, as in max_age)."""
     topo, tcp = block["topology"], block["tcp"]
     outstanding = tcp["sources"] * tcp["max_rwnd_pkts"] + 2
     access = Hop(
@@ -159,6 +162,7 @@ def hops(block: Block, point: RunPoint) -> str:
     back = Hop(min(topo["reverse_queue_pkts"], outstanding), neck_bps, neck_s)
     data = max(tcp["mss_bytes"] + TCP_HEADER_BYTES, block["cbr"]["packet_bytes"])
     back_size = data if http.is_http(block) else ACK_BYTES  # HTTP: requests flow back too
+    data, back_size = data + frame_bytes, back_size + frame_bytes
     links = [
         (LINK_FROM, LINK_TO, Hop(limit, neck_bps, neck_s), data),
         (LINK_TO, LINK_FROM, back, back_size),
