@@ -313,3 +313,34 @@ def test_side_needs_its_parameters_and_three_files(tmp_path: Path) -> None:
     assert proc.returncode == 2 and proc.stdout == ""
     missing = [*two, str(tmp_path / "absent.tr")]
     assert run("ramya/side.awk", missing, {"t0": 0, "t1": 5}).returncode != 0
+
+
+# --- a drop after the wire: only on a link named in -v wire_drops (ns-3's tail error model) -----
+
+
+def _dropped_after_wire(tmp_path: Path) -> str:
+    """pitfalls.tr with uid 3's receipt on 4 -> 5 turned into a drop (its later hops removed)."""
+    out = []
+    for line in (TRACES / "pitfalls.tr").read_text().splitlines():
+        f = line.split()
+        if f[-1] == "3" and (f[2], f[3]) == ("5", "6"):
+            continue
+        if f[-1] == "3" and f[0] == "r" and (f[2], f[3]) == ("4", "5"):
+            line = "d" + line[1:]
+        out.append(line)
+    path = tmp_path / "wire_drop.tr"
+    path.write_text("\n".join(out) + "\n")
+    return str(path)
+
+
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_a_drop_after_the_wire_needs_the_link_in_wire_drops(tmp_path: Path, program: str) -> None:
+    trace = _dropped_after_wire(tmp_path)
+    for links in ("", "5-6"):
+        proc = run(program, [trace], {**PARAMS, "wire_drops": links})
+        assert proc.returncode == 3 and "packet 3: 'd' on 4-5 but it was on the wire of 4-5" in (
+            proc.stderr
+        ), proc.stderr
+    assert run(program, [trace], {**PARAMS, "wire_drops": "4-5"}).returncode == 0
+    bad = run(program, [trace], {**PARAMS, "wire_drops": "4:5"})
+    assert bad.returncode == 2 and "-v wire_drops=4:5: expected a-b" in bad.stderr
