@@ -11,7 +11,7 @@ from bufrepro.backends.base import Backend
 
 # Modules of this package that are not backends: the interface and the run steps, and helpers
 # of the ns-2 scenarios' streams.
-NOT_BACKENDS = ("base", "fingerprint", "tally")
+NOT_BACKENDS = ("base", "fingerprint", "streamsum", "tally")
 
 
 def names() -> list[str]:
