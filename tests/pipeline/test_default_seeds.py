@@ -11,6 +11,8 @@ from bufrepro.pipeline.summary import MIN_SEEDS
 # Seed lists of the default config whose runs feed no diff value and no claim, with why.
 # Every other `seeds` key of a study block is compared (grid, side runs such as hstcp's
 # two-flow runs, which feed the fairness claim) and must hold MIN_SEEDS seeds.
+# The readings spaces (config/readings/<S>.yaml) are not study blocks: their verdict is a median
+# error over the cells, not a value judged inside a CI, and five seeds would multiply their cost.
 NOT_COMPARED = {
     "hstcp.band.seeds": "the pacing x access-ratio band feeds only the notes (no diff metric)",
 }
