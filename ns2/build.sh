@@ -31,7 +31,11 @@ TREE_NAME=ns-2.35
 VERSION_STRING="ns-2.35+bufrepro"
 # Bump when the recipe below changes in a way that changes the binary.
 RECIPE_REV=1
-CCOPT="-O2 -Wno-write-strings -fpermissive -std=gnu++98 -w -DUSE_INTERP_RESULT -DUSE_INTERP_ERRORLINE"
+# Optimisation flags, also given to the link (for -flto). BUFREPRO_NS2_OPT replaces them for a
+# trial build (ns2/README.md: -O3 and -O3 -flto=2 measured); the version file then records them,
+# so that neither build is mistaken for the other.
+OPT=${BUFREPRO_NS2_OPT:--O2}
+CCOPT="$OPT -Wno-write-strings -fpermissive -std=gnu++98 -w -DUSE_INTERP_RESULT -DUSE_INTERP_ERRORLINE"
 # make -j: BUFREPRO_NS2_JOBS, else every CPU (GNU nproc honours OMP_NUM_THREADS, which Snakemake
 # sets to a job's threads).
 JOBS=${BUFREPRO_NS2_JOBS:-$(nproc --all 2>/dev/null || echo 2)}
@@ -58,6 +62,7 @@ expected_version() {
     printf '%s\n' "$VERSION_STRING"
     printf 'patches-sha256 %s\n' "$patch_hash"
     printf 'recipe %s\n' "$RECIPE_REV"
+    if [[ $OPT != -O2 ]]; then printf 'opt %s\n' "$OPT"; fi
     local p
     for p in "${patches[@]}"; do printf 'patch %s\n' "$(basename "$p")"; done
 }
@@ -266,7 +271,7 @@ grep -q '^#define HAVE_INT64' "$TREE/autoconf.h" && die 1 "could not undefine HA
 # Progress: the compiler commands make has started, of those `make -n` lists, every 15 s.
 n_total=$(cd "$TREE" && make -n ns CCOPT="$CCOPT" 2>/dev/null | grep -cE '^(gcc|g\+\+|cc|c\+\+) -c ' || true)
 log "make -j$JOBS ns: $n_total files to compile (log: $TREE/make.bufrepro.log)"
-(cd "$TREE" && make -j"$JOBS" ns CCOPT="$CCOPT" >"$TREE/make.bufrepro.log" 2>&1) &
+(cd "$TREE" && make -j"$JOBS" ns CCOPT="$CCOPT" LDFLAGS="-Wl,-export-dynamic $OPT" >"$TREE/make.bufrepro.log" 2>&1) &
 make_pid=$!
 t_make=$(date +%s)
 while kill -0 "$make_pid" 2>/dev/null; do

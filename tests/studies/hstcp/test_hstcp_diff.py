@@ -35,6 +35,22 @@ def test_diff_places_each_claim_on_its_cells() -> None:
     assert row1["ours_mean"] == 0.93 and bool(row1["sim_agrees"]) and not math.isnan(row1["model"])
 
 
+def test_diff_carries_the_prediction_interval_of_one_run() -> None:
+    s = summary_table({0.1: 0.93, 0.2: 0.95})
+    s.loc[s["buffer_frac"] == 0.2, ["n", "sd"]] = [1, math.nan]  # one seed: no interval
+    published = pd.read_csv(REPO / "published" / "hstcp_claims.csv")
+    diff = diff_claims(published, s, model_for(s), defaults()["hstcp"]["claims"])
+    ten = diff[diff["buffer_frac"] == 0.1].iloc[0]
+    # n = 3, sd = 0.01: t(0.975, 2) = 4.303, half-width t * sd * sqrt(1 + 1/3) = 0.0497
+    assert ten["pi_high"] - ten["ours_mean"] == pytest.approx(0.04969, abs=1e-5)
+    assert ten["ours_mean"] - ten["pi_low"] == pytest.approx(0.04969, abs=1e-5)
+    assert ten["z"] == pytest.approx((ten["published"] - 0.93) / 0.01)
+    assert bool(ten["in_pi"]) == (ten["pi_low"] <= ten["published"] <= ten["pi_high"])
+    assert diff["in_pi"].any() and not diff["in_pi"].all()
+    one = diff[diff["buffer_frac"] == 0.2]
+    assert one["pi_low"].isna().all() and not one["in_pi"].any()
+
+
 @pytest.mark.parametrize(
     ("rel", "value", "claimed", "quantity", "ok"),
     [

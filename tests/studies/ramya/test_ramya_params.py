@@ -27,7 +27,7 @@ def test_default_config_valid_and_sweeps_union(tiny_cfg: dict[str, Any]) -> None
     assert len(pts) == len(set(pts))
     # latency/Newreno/0.5/102400/x1/500 is in both the ping and the rwnd sweep: it runs once.
     assert pts.count(("latency", "Newreno", 0.5, 102400, 1.0, 500)) == 1
-    assert len(STUDY.runs(full)) == 164
+    assert len(STUDY.runs(full)) == len(pts) * len(full["seeds"]) == 82 * 5
     runs = STUDY.runs(tiny_cfg["ramya"])
     assert len(runs) == 2 * (2 + 2 + 2 + 1)
     assert runs[0].run_dir == "results/ramya/runs/table1/Newreno/bw0.5/rwnd102400/d1/buf10/seed1"

@@ -9,6 +9,7 @@ from typing import Any, cast
 
 import pandas as pd
 
+from bufrepro.kit import stats
 from bufrepro.studies.hstcp.params import KEYS
 
 # Summary metric of each claimed quantity.
@@ -76,7 +77,8 @@ def lookup(df: pd.DataFrame, scen: str, queue: str, frac: float, col: str) -> fl
 def diff_claims(
     published: pd.DataFrame, summary: pd.DataFrame, model: pd.DataFrame, th: Mapping[str, float]
 ) -> pd.DataFrame:
-    """Each quantitative claim beside our simulated mean (95% CI) and the model, per cell."""
+    """Each quantitative claim beside our simulated mean (95% CI of the mean, 95% prediction
+    interval of one run), z = (claimed - mean) / sd, and the model, per cell."""
     cells = sorted({(s, q) for s, q in zip(summary["scenario"], summary["queue"], strict=True)})
     fractions = sorted(summary["buffer_frac"].unique())
     rows = []
@@ -103,6 +105,8 @@ def diff_claims(
             low = float(sub["ci_low"].iloc[0]) if not sub.empty else math.nan
             high = float(sub["ci_high"].iloc[0]) if not sub.empty else math.nan
             n = int(sub["n"].iloc[0]) if not sub.empty else 0
+            sd = float(sub["sd"].iloc[0]) if not sub.empty else math.nan
+            half = stats.prediction_half_width(sd, n)
             mod = (
                 lookup(model, scen, queue, frac, MODEL_COLUMNS[metric])
                 if not sub.empty
@@ -124,11 +128,16 @@ def diff_claims(
                     "ours_mean": mean,
                     "ci_low": low,
                     "ci_high": high,
+                    "pi_low": mean - half,
+                    "pi_high": mean + half,
+                    "ours_sd": sd,
                     "ours_n": n,
                     "model": mod,
                     "abs_diff": mean - float(claimed),
                     "rel_diff": (mean - float(claimed)) / float(claimed),
+                    "z": stats.standardized_residual(float(claimed), mean, sd),
                     "in_ci": bool(low <= float(claimed) <= high),
+                    "in_pi": bool(mean - half <= float(claimed) <= mean + half),
                     "sim_agrees": relation_holds(
                         rel, mean, float(claimed), str(claim["quantity"]), th
                     ),
