@@ -1,1 +1,0 @@
-"""bufrepro: reproduction pipeline for router-buffer-sizing studies."""

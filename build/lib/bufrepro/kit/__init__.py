@@ -1,1 +1,0 @@
-"""Generic building blocks that know no study and no simulator: grids, stats, claims, tables."""

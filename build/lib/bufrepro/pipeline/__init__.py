@@ -1,1 +1,0 @@
-"""The pipeline's stages, called by the workflow's rules: plan, run, aggregate, compare, report."""

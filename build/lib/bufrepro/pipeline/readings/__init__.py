@@ -1,1 +1,0 @@
-"""The readings stage: a space of readings, their runs, sensitivity, calibration, verdict."""

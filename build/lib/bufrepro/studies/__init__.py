@@ -1,1 +1,0 @@
-"""Study packages: each subpackage reproduces one paper and defines `STUDY` (bufrepro.registry)."""
