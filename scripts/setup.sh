@@ -13,6 +13,7 @@ command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
 command -v g++ >/dev/null 2>&1 || need_apt+=(g++)
 pkg-config --exists ns3-core 2>/dev/null || need_apt+=(libns3-dev)
 [ -f /usr/include/gsl/gsl_version.h ] || need_apt+=(libgsl-dev)
+[ -f /usr/include/sqlite3.h ] || need_apt+=(libsqlite3-dev)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "[setup] installing Debian packages: ${need_apt[*]}"
   SUDO=""
