@@ -10,6 +10,7 @@ rule build_ns3:
         record=backends.get("ns3", CFG).requires({})[0],
     log:
         "results/logs/build_ns3.log",
+    localrule: True
     params:
         prefix=lambda w, output: str(Path(output.record).parent),
     shell:

@@ -13,7 +13,6 @@ from types import MappingProxyType
 from typing import Any
 
 from bufrepro.backends.base import RunSpec
-from bufrepro.kit.paths import REPO_ROOT
 
 DONE = re.compile(r"^BUFREPRO_DONE (\S+)$", re.MULTILINE)
 # What ns3/build.sh writes beside the programs; the workflow's build_ns3 rule makes it.
@@ -28,8 +27,9 @@ SAFE_VALUE = re.compile(r"^[A-Za-z0-9._+-]+$")
 
 
 def prefix(settings: Mapping[str, Any]) -> Path:
-    """Where ns3/build.sh puts the programs (config key ns3_prefix; default .ns3/)."""
-    return Path(str(settings.get("ns3_prefix", "") or REPO_ROOT / ".ns3"))
+    """Where ns3/build.sh puts the programs (config key ns3_prefix; default .ns3/ of the folder
+    the workflow runs in, where build_ns3 writes it, also in a copy of the repository)."""
+    return Path(str(settings.get("ns3_prefix", "") or Path.cwd() / ".ns3"))
 
 
 @cache
@@ -123,8 +123,8 @@ class Ns3:
     def requires(self, options: Mapping[str, str]) -> list[str]:
         """The build record: the programs are built before any run (relative when in the repo)."""
         record = self.prefix / BUILD_RECORD
-        if record.is_relative_to(REPO_ROOT):
-            return [str(record.relative_to(REPO_ROOT))]
+        if record.is_relative_to(Path.cwd()):
+            return [str(record.relative_to(Path.cwd()))]
         return [str(record)]
 
 
