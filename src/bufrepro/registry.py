@@ -4,27 +4,33 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Iterator
 from functools import cache
+from types import ModuleType
 
 from bufrepro import experiments, studies
 from bufrepro.kit.experiment import Experiment
 from bufrepro.kit.study import Study
 
 
+def _packages(package: ModuleType) -> Iterator[tuple[str, ModuleType]]:
+    """Each sub-package of `package` (name order), imported: (its name, the module)."""
+    for module in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        if module.ispkg:
+            yield module.name, importlib.import_module(f"{package.__name__}.{module.name}")
+
+
 @cache
 def discover() -> dict[str, Study]:
     """Every study package's STUDY, by name (a package without one is an error naming it)."""
     found: dict[str, Study] = {}
-    for module in sorted(pkgutil.iter_modules(studies.__path__), key=lambda m: m.name):
-        if not module.ispkg:
-            continue
-        mod = importlib.import_module(f"bufrepro.studies.{module.name}")
+    for name, mod in _packages(studies):
         study = getattr(mod, "STUDY", None)
         if not isinstance(study, Study):
-            raise TypeError(f"bufrepro.studies.{module.name} defines no STUDY (a Study instance)")
-        if study.name != module.name:
+            raise TypeError(f"bufrepro.studies.{name} defines no STUDY (a Study instance)")
+        if study.name != name:
             raise ValueError(
-                f"bufrepro.studies.{module.name}: STUDY.name is {study.name!r}; "
+                f"bufrepro.studies.{name}: STUDY.name is {study.name!r}; "
                 "it must be the package's name"
             )
         found[study.name] = study
@@ -48,15 +54,10 @@ def get(name: str) -> Study:
 def kinds() -> dict[str, Experiment]:
     """Every experiment kind package's KIND, by kind name (its package's name)."""
     found: dict[str, Experiment] = {}
-    for module in sorted(pkgutil.iter_modules(experiments.__path__), key=lambda m: m.name):
-        if not module.ispkg:
-            continue
-        mod = importlib.import_module(f"bufrepro.experiments.{module.name}")
+    for name, mod in _packages(experiments):
         kind = getattr(mod, "KIND", None)
-        if not isinstance(kind, Experiment) or kind.kind != module.name:
-            raise TypeError(
-                f"bufrepro.experiments.{module.name} defines no KIND of kind {module.name!r}"
-            )
+        if not isinstance(kind, Experiment) or kind.kind != name:
+            raise TypeError(f"bufrepro.experiments.{name} defines no KIND of kind {name!r}")
         found[kind.kind] = kind
     return found
 
