@@ -130,7 +130,10 @@ def other_batch_inputs(wildcards):
     chosen = study.scenarios[wildcards.backend]
     return {
         "config": f"results/{wildcards.study}/config.yaml",
-        "parsers": [f"awk/{chosen['parser']}"] + sorted(glob.glob("awk/lib/*.awk")),
+        "parsers": [
+            f"awk/{chosen[k]}" for k in ("parser", "tally_parser") if chosen.get(k)
+        ]
+        + sorted(glob.glob("awk/lib/*.awk")),
         "backend": backend.requires({}),
     }
 

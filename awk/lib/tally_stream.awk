@@ -1,7 +1,8 @@
 # tally_stream.awk - (library) the frame every in-ns tally stream shares (WiredTally: tally.awk; MixedTally: mixed_tally.awk).
 #
 # Reads (FS is a tab after the header; one record a line): line 1, the run's header "# "
-#   fingerprint (lib/integrity.awk, integ_header); then the format line; "param NAME TEXT";
+#   fingerprint (lib/integrity.awk, integ_header); line 2 may be "#@ " and the scenario
+#   program's version and parameters (summed, not read); then the format line; "param NAME TEXT";
 #   "link A B"; "fail MESSAGE"; "events N", "last T", "gap G", "nodes N", "failed N"; and last
 #   "# end LINES SUM", the end line every stream has (lib/streamsum.awk; docs/trusting-a-run.md,
 #   "Stream format"): the line count before it, the header included, and their checksum. Any
@@ -46,6 +47,9 @@ function tstream_line(    n) {
     TALLY_LINES++
     n = split($0, TSTREAM_F, " ")
     ssum_fields($0, TSTREAM_F, n)
+    # line 2 may be the scenario program's version and parameters (the ns-3 programs write it):
+    # summed, and for the reader of the stream only
+    if (FNR == 2 && substr($0, 1, 3) == "#@ ") { TALLY_LINES--; return 1 }
     if (TALLY_LINES == 1) {
         if ($0 != TSTREAM_FORMAT) fail("not a " TSTREAM_CLASS " stream of format 2: '" substr($0, 1, 60) "'")
         return 1

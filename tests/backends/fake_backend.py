@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from bufrepro.backends.awk import AWK
 from bufrepro.backends.base import RunSpec
 
 SCENARIO = """BEGIN {{
@@ -20,6 +21,7 @@ class Fake:
     """Renders an AWK 'scenario', runs it with gawk, and reports its finish marker."""
 
     name = "fake"
+    parsers = AWK
 
     def scenario(self, spec: RunSpec) -> tuple[str, str]:
         """scenario.awk from the record's params."""

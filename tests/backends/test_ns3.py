@@ -72,7 +72,7 @@ def test_buffer_holds_what_ns2_holds(tmp_path: Path) -> None:
     for queue in ("DropTail", "RED"):
         where = _run(cfg, _point(cfg, queue, 3), tmp_path / queue, keep=True)
         lines = (where / "out.tr").read_text().splitlines()
-        assert lines[1].startswith("#@ bufrepro-ns3-dumbbell 2 ns3=3.37")
+        assert lines[1].startswith("#@ bufrepro-ns3-dumbbell 3 ns3=3.37")
         # the end line binds every line before it (count and checksum, as ns-2's StreamSum)
         assert lines[-1] == streamsum.end_line(line.encode() for line in lines[:-1]).decode()
         metrics = dict(

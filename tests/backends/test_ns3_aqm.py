@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bufrepro.backends import ns3
-from bufrepro.backends.base import PARSER_ENV, parser_command
+from bufrepro.backends.awk import PARSER_ENV, parser_command
 from bufrepro.kit.paths import REPO_ROOT
 
 # 10 flows, RTTs 115-125 ms, 50 Mb/s (the hstcp quick profile's s1), a buffer of 625 packets

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bufrepro.backends.base import AWK_DIR, PARSER_ENV
+from bufrepro.backends.awk import AWK_DIR, PARSER_ENV
 from bufrepro.backends.streamsum import MAX_FIELDS, P, checksum, end_line, line_value
 
 LINES = [

@@ -20,7 +20,8 @@ import pytest
 
 from bufrepro import backends, registry
 from bufrepro.backends import tally
-from bufrepro.backends.base import PARSER_ENV, execute, parser_command
+from bufrepro.backends.awk import PARSER_ENV, parser_command
+from bufrepro.backends.base import execute
 from bufrepro.kit.configs import ConfigError
 from bufrepro.pipeline import configuration, plan
 from conftest import NS2_PREFIX, merged

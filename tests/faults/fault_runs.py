@@ -11,7 +11,8 @@ from typing import Any
 from mutations import Originals
 
 from bufrepro import backends, registry
-from bufrepro.backends.base import RunSpec, execute, parser_command
+from bufrepro.backends.awk import AWK, parser_command
+from bufrepro.backends.base import RunSpec, execute
 from bufrepro.kit.grid import RunPoint
 from bufrepro.pipeline import configuration, plan
 from conftest import NS2_PREFIX, merged
@@ -207,7 +208,7 @@ def parse(spec: RunSpec, files: list[Path], program: str = "") -> subprocess.Com
 
     cmd = parser_command(program or spec.parser, spec.parser_args, [str(f) for f in files])
     return subprocess.run(
-        cmd, cwd=spec.run_dir, capture_output=True, check=False, env=_env(), timeout=120
+        cmd, cwd=spec.run_dir, capture_output=True, check=False, env=_env(AWK), timeout=120
     )
 
 

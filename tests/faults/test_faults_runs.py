@@ -12,6 +12,7 @@ import pytest
 from fault_runs import config, points
 
 from bufrepro import backends
+from bufrepro.backends.awk import AWK_DIR
 from bufrepro.backends.base import RunFailed, RunSpec, execute
 from bufrepro.pipeline import plan
 
@@ -54,7 +55,7 @@ def test_the_parser_killed_fails_the_run(tmp_path: Path) -> None:
     cfg = config()
     real = Path(plan.spec(cfg, points(cfg, "dumbbell")[0]).parser)
     killer = tmp_path / "killed.awk"
-    awk = Path(backends.base.AWK_DIR) / real
+    awk = AWK_DIR / real
     killer.write_text(f'@include "{awk}"\nFNR == 200 {{ system("kill -KILL " PROCINFO["pid"]) }}\n')
     spec = spec_of(cfg, "dumbbell", tmp_path / "run", parser=str(killer))
     with pytest.raises(RunFailed) as err:

@@ -13,17 +13,11 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Protocol
 
 from bufrepro.kit import checks
-from bufrepro.kit.paths import REPO_ROOT
-
-AWK_DIR = REPO_ROOT / "awk"
-# Parsers run in the C locale (fast, and '.' decimals) and find awk/lib/ for their @include.
-PARSER_ENV = {"LC_ALL": "C", "AWKPATH": str(AWK_DIR / "lib")}
 
 
 class RunFailed(RuntimeError):
@@ -53,10 +47,30 @@ class RunSpec:
         return self.record["params"]  # type: ignore[no-any-return]
 
 
+class Parsers(Protocol):
+    """How a backend's runs are parsed: the command, its environment, what the metrics depend
+    on, and when the output is accepted (e.g. backends.awk: gawk over awk/, acct_ok 1)."""
+
+    env: Mapping[str, str]
+
+    def command(self, program: str, args: Mapping[str, Any], inputs: Sequence[str]) -> list[str]:
+        """The command that runs parser `program` with its variables over the input files."""
+        ...
+
+    def digest(self, programs: Sequence[str]) -> str:
+        """A text naming the programs and every file they read (a run key's part)."""
+        ...
+
+    def problems(self, lines: Sequence[str]) -> list[str]:
+        """Why the parsers' output lines are not accepted (empty: accepted)."""
+        ...
+
+
 class Backend(Protocol):
     """A simulator: how a scenario is rendered, how it runs, and how its stream is parsed."""
 
     name: str
+    parsers: Parsers
 
     def scenario(self, spec: RunSpec) -> tuple[str, str]:
         """(file name, text) of the rendered scenario, written into the run folder."""
@@ -79,35 +93,13 @@ class Backend(Protocol):
         ...
 
 
-def parser_command(program: str, args: Mapping[str, Any], inputs: Sequence[str]) -> list[str]:
-    """gawk running awk/<program> with -v name=value for each argument, over the inputs."""
-    cmd = ["gawk", "-f", str(AWK_DIR / program)]
-    for key, value in args.items():
-        cmd += ["-v", f"{key}={value}"]
-    return [*cmd, *inputs]
-
-
-@cache
-def _sha256_file(path: Path) -> str:
-    """A parser file's digest, read once per process (a batch job hashes it for every run)."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-@cache
-def _library_digest() -> str:
-    """The awk/lib/*.awk digests in name order, listed and read once per process."""
-    return "".join(_sha256_file(lib) for lib in sorted((AWK_DIR / "lib").glob("*.awk")))
-
-
-def run_key(spec: RunSpec, scenario_text: str, identity: Mapping[str, str]) -> str:
+def run_key(
+    spec: RunSpec, scenario_text: str, identity: Mapping[str, str], parsers: Parsers
+) -> str:
     """A digest of everything a run's metrics depend on: scenario, parsers, their inputs, binary."""
     h = hashlib.sha256()
     h.update(scenario_text.encode())
-    for program in (spec.parser, spec.side_parser):
-        if program:
-            h.update(program.encode())
-            h.update(_sha256_file(AWK_DIR / program).encode())
-    h.update(_library_digest().encode())
+    h.update(parsers.digest([p for p in (spec.parser, spec.side_parser) if p]).encode())
     h.update(json.dumps(dict(spec.parser_args), sort_keys=True).encode())
     h.update(json.dumps(dict(identity), sort_keys=True).encode())
     return h.hexdigest()
@@ -190,10 +182,9 @@ def _run(cmd: Sequence[str], cwd: Path, **kw: Any) -> tuple[int, bytes, bytes, f
         return rc, out.read(), err.read(), cpu
 
 
-@cache
-def _env() -> dict[str, str]:
-    """The parsers' environment, built once per process (a batch job runs many parsers)."""
-    return {**os.environ, **PARSER_ENV}
+def _env(parsers: Parsers) -> dict[str, str]:
+    """The parsers' environment: this process's with the parsers' own."""
+    return {**os.environ, **parsers.env}
 
 
 def _clear(spec: RunSpec) -> None:
@@ -202,13 +193,13 @@ def _clear(spec: RunSpec) -> None:
 
 
 def _parse(
-    spec: RunSpec, sim: list[str], keep: bool, cpu: dict[str, float]
+    spec: RunSpec, sim: list[str], keep: bool, cpu: dict[str, float], parsers: Parsers
 ) -> tuple[int, int, str, str]:
     """Run simulator and parser; returns (simulator rc, parser rc, metrics text, parser stderr)
     and puts each one's CPU seconds into `cpu`."""
     d = spec.run_dir
     stream = d / spec.stream
-    parse_cmd = parser_command(spec.parser, spec.parser_args, [spec.stream])
+    parse_cmd = parsers.command(spec.parser, spec.parser_args, [spec.stream])
     with (
         (d / "ns.stdout").open("wb") as out,
         (d / "ns.stderr").open("wb") as err,
@@ -216,11 +207,13 @@ def _parse(
     ):
         if keep:
             rc, cpu["simulator"] = _wait(subprocess.Popen(sim, cwd=d, stdout=out, stderr=err))
-            prc, metrics, errors, cpu["parser"] = _run(parse_cmd, d, env=_env())
+            prc, metrics, errors, cpu["parser"] = _run(parse_cmd, d, env=_env(parsers))
             perr.write(errors)
             return rc, prc, metrics.decode(), errors.decode()
         os.mkfifo(stream)
-        parser = subprocess.Popen(parse_cmd, cwd=d, stdout=subprocess.PIPE, stderr=perr, env=_env())
+        parser = subprocess.Popen(
+            parse_cmd, cwd=d, stdout=subprocess.PIPE, stderr=perr, env=_env(parsers)
+        )
         try:
             rc, cpu["simulator"] = _wait(subprocess.Popen(sim, cwd=d, stdout=out, stderr=err))
         except OSError:  # e.g. no simulator binary: the parser, blocked on the pipe, goes too
@@ -235,10 +228,11 @@ def _parse(
         return rc, prc, metrics.decode(), perr.read().decode()
 
 
-def reproduce_command(spec: RunSpec, sim: list[str], keep: bool) -> str:
+def reproduce_command(spec: RunSpec, sim: list[str], keep: bool, parsers: Parsers) -> str:
     """A shell line that reruns the run by hand, streaming into its parser as the job does."""
-    env = " ".join(f"{k}={shlex.quote(v)}" for k, v in PARSER_ENV.items())
-    parse_cmd = env + " " + shlex.join(parser_command(spec.parser, spec.parser_args, [spec.stream]))
+    env = " ".join(f"{k}={shlex.quote(v)}" for k, v in parsers.env.items())
+    parse = parsers.command(spec.parser, spec.parser_args, [spec.stream])
+    parse_cmd = env + " " + shlex.join(parse)
     where = shlex.quote(str(spec.run_dir.resolve()))
     if keep:
         return f"cd {where} && {shlex.join(sim)} && {parse_cmd}"
@@ -269,7 +263,8 @@ def execute(backend: Backend, spec: RunSpec, keep_traces: bool = False) -> str:
     """
     name, text = backend.scenario(spec)
     identity = backend.identity(spec)
-    key = run_key(spec, text, identity)
+    parsers = backend.parsers
+    key = run_key(spec, text, identity, parsers)
     write_inputs(spec, name, text)
     if is_current(spec, key):
         return "current"
@@ -277,11 +272,11 @@ def execute(backend: Backend, spec: RunSpec, keep_traces: bool = False) -> str:
     sim = backend.simulate(spec)
     start = time.monotonic()
     cpu: dict[str, float] = {}
-    rc, prc, metrics, perr = _parse(spec, sim, keep_traces, cpu)
+    rc, prc, metrics, perr = _parse(spec, sim, keep_traces, cpu, parsers)
     side = ""
     if rc == 0 and prc == 0 and spec.side_parser:
-        command = parser_command(spec.side_parser, spec.parser_args, list(spec.side_files))
-        prc, out, err, cpu["side_parser"] = _run(command, spec.run_dir, env=_env())
+        command = parsers.command(spec.side_parser, spec.parser_args, list(spec.side_files))
+        prc, out, err, cpu["side_parser"] = _run(command, spec.run_dir, env=_env(parsers))
         side, perr = out.decode(), err.decode()
     wall = time.monotonic() - start
     stdout = (spec.run_dir / "ns.stdout").read_text(encoding="utf-8", errors="replace")
@@ -294,15 +289,15 @@ def execute(backend: Backend, spec: RunSpec, keep_traces: bool = False) -> str:
         problems.append("no finish marker")
     if prc != 0:
         problems.append(f"parser exit code {prc}: {perr.strip()[-400:]}")
-    elif "acct_ok\t1" not in lines:
-        problems.append("the accounting check did not pass (no acct_ok 1)")
+    elif found := parsers.problems(lines):
+        problems += found
     else:
         problems += _metric_problems(spec, lines)
     if problems:
         _clear(spec)
         raise RunFailed(
             f"run {spec.run_dir} FAILED ({'; '.join(problems)}); "
-            f"reproduce with: {reproduce_command(spec, sim, keep_traces)}"
+            f"reproduce with: {reproduce_command(spec, sim, keep_traces, parsers)}"
         )
     for extra in spec.side_files:
         if not keep_traces and extra not in spec.kept_files:
@@ -311,7 +306,7 @@ def execute(backend: Backend, spec: RunSpec, keep_traces: bool = False) -> str:
         (spec.run_dir / spec.stream).unlink(missing_ok=True)
     text = "".join(f"{line}\n" for line in lines)
     meta = {
-        "command": reproduce_command(spec, sim, keep_traces),
+        "command": reproduce_command(spec, sim, keep_traces, parsers),
         "cpu_s": {step: round(seconds, 3) for step, seconds in cpu.items()},
         "exit_code": rc,
         "finished_at_sim_s": finished,

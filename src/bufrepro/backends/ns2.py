@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from bufrepro.backends import tally
+from bufrepro.backends.awk import AWK
 from bufrepro.backends.base import RunSpec
 from bufrepro.kit.paths import REPO_ROOT
 from bufrepro.kit.templates import environment
@@ -65,6 +66,8 @@ class Ns2:
     """ns-2.35: Debian's `ns`, or ns2/build.sh's patched build for studies that ask for it."""
 
     name = "ns2"
+    # Its streams' parsers: gawk over awk/ (the run is accepted on acct_ok 1).
+    parsers = AWK
 
     def __init__(self, settings: Mapping[str, Any]) -> None:
         self.stock = str(settings.get("ns_binary", "ns"))

@@ -12,6 +12,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from bufrepro.backends.awk import AWK
 from bufrepro.backends.base import RunSpec
 
 DONE = re.compile(r"^BUFREPRO_DONE (\S+)$", re.MULTILINE)
@@ -82,6 +83,8 @@ class Ns3:
     """ns-3 (Debian's libns3-dev): one built program per scenario, its stream the ns-2 trace."""
 
     name = "ns3"
+    # Its streams are the ns-2 formats: the same AWK parsers (accepted on acct_ok 1).
+    parsers = AWK
     # The program's arguments that switch its stream off (the benchmark's floor).
     untraced: Mapping[str, str] = MappingProxyType({"trace": "none"})
 

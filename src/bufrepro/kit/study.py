@@ -35,8 +35,9 @@ class Study:
     backend_options: ClassVar[Mapping[str, str]] = MappingProxyType({})
     # Further simulator backends the study runs on beside `backend`, each with its scenario
     # (what that backend runs: for ns3 a program of ns3/) and its streamed parser (under awk/),
-    # e.g. {"ns3": {"scenario": "dumbbell", "parser": "dumbbell/dumbbell.awk"}}. The config
-    # key simulators.<study> picks which run.
+    # e.g. {"ns3": {"scenario": "dumbbell", "parser": "dumbbell/dumbbell.awk"}}, and optionally
+    # its "tally_parser" for trace_level tally (as `tally_parser`). The config key
+    # simulators.<study> picks which run.
     scenarios: ClassVar[Mapping[str, Mapping[str, str]]] = MappingProxyType({})
     # The scenario template (under tcl/) and the streamed parser (under awk/).
     template: ClassVar[str] = ""
@@ -147,6 +148,14 @@ class Study:
     def backend_check(self, block: Block, backend: str) -> list[str]:
         """Config problems of running on `backend` (one of simulators()), each naming its key."""
         return []
+
+    def backend_parser_for(self, block: Block, point: grid.RunPoint) -> str:
+        """The streamed parser of a run on point.backend: its scenario's "tally_parser" for a
+        tally stream when it has one, else its "parser"."""
+        chosen = self.scenarios[point.backend]
+        if chosen.get("tally_parser") and block.get("trace_level") == "tally":
+            return chosen["tally_parser"]
+        return chosen["parser"]
 
     def backend_parse_args(self, block: Block, point: grid.RunPoint) -> dict[str, Any]:
         """Parser variables of a run on point.backend (default: the study's own)."""

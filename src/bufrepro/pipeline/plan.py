@@ -103,7 +103,7 @@ def _other_spec(cfg: Mapping[str, Any], point: RunPoint, base: Path) -> RunSpec:
         study=study.name,
         record=record,
         template=chosen["scenario"],
-        parser=chosen["parser"],
+        parser=study.backend_parser_for(block, point),
         parser_args=study.backend_parse_args(block, point),
         stream=study.stream,
     )

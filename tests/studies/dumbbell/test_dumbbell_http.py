@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from bufrepro import backends
-from bufrepro.backends.base import PARSER_ENV, RunSpec, execute, parser_command
+from bufrepro.backends.awk import PARSER_ENV, parser_command
+from bufrepro.backends.base import RunSpec, execute
 from bufrepro.kit import configs, tables
 from bufrepro.kit.grid import RunPoint
 from bufrepro.pipeline import configuration, plan

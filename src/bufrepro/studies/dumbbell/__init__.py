@@ -39,9 +39,19 @@ class Dumbbell(Study):
     # The HTTP reading's runs: their parser, and PackMime's logs it reads (deleted after the run).
     other_parsers = (http.PARSER, http.TALLY_PARSER)
     tally_parser = "dumbbell/dumbbell_tally.awk"
-    # On ns-3: the program ns3/dumbbell.cc writes the ns-2 text trace, read by the same parser.
+    # On ns-3: the program ns3/dumbbell.cc writes the ns-2 text trace (trace_level full), read
+    # by the same parser, or counts the same metrics in-process (tally), read by the same tally
+    # parser.
     scenarios: ClassVar[Mapping[str, Mapping[str, str]]] = MappingProxyType(
-        {"ns3": MappingProxyType({"scenario": "dumbbell", "parser": "dumbbell/dumbbell.awk"})}
+        {
+            "ns3": MappingProxyType(
+                {
+                    "scenario": "dumbbell",
+                    "parser": "dumbbell/dumbbell.awk",
+                    "tally_parser": "dumbbell/dumbbell_tally.awk",
+                }
+            )
+        }
     )
     side_files = (http.OBJECTS_FILE, http.REQUESTS_FILE)
     # trace_level tally counts in the patched ns (built first); full runs Debian's ns.
@@ -158,10 +168,10 @@ class Dumbbell(Study):
         """The ns-3 program's arguments (studies/dumbbell/ns3.py)."""
         from bufrepro.studies.dumbbell import ns3
 
-        return ns3.arguments(block, point)
+        return ns3.arguments(block, point, self.backend_parse_args(block, point))
 
     def backend_parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
-        """dumbbell.awk's variables for the ns-3 program's text trace."""
+        """dumbbell.awk's variables for the ns-3 program's stream (its text trace or tally)."""
         from bufrepro.studies.dumbbell import ns3
 
         return ns3.parse_args(

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from bufrepro.backends import tally
 from bufrepro.backends.fingerprint import run_digest
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block
@@ -39,8 +41,21 @@ def waiting(queue: str, buffer: int, counts: str) -> int:
     return limit - 1 if queue == "DropTail" else limit
 
 
-def arguments(block: Block, point: RunPoint) -> dict[str, Any]:
-    """The program's arguments for one run (only validated numbers and enum words)."""
+def tally_arguments(parse_args: dict[str, Any]) -> dict[str, Any]:
+    """The tally's parameters as program arguments: each of the parser's variables the tally
+    counts with (backends.tally.PARAMS), its text unchanged, under the camel-case name the
+    program takes (t_end: --tEnd); the stream echoes them and the parser checks its copy."""
+    return {
+        re.sub(r"_(.)", lambda m: m.group(1).upper(), k): str(parse_args[k])
+        for k in tally.PARAMS
+        if k in parse_args
+    }
+
+
+def arguments(block: Block, point: RunPoint, parse_args: dict[str, Any]) -> dict[str, Any]:
+    """The program's arguments for one run (only validated numbers and enum words): at
+    trace_level tally the program counts the metrics with the parser's variables
+    `parse_args`, at full it writes the wired trace, at none nothing."""
     base = run_params.params(block, point)
     tcp, cbr, red, topo, ns3 = (block[k] for k in ("tcp", "cbr", "red", "topology", "ns3"))
     queue = str(point.get("queue"))
@@ -84,6 +99,8 @@ def arguments(block: Block, point: RunPoint) -> dict[str, Any]:
         "redMeanPkt": red["mean_pktsize_bytes"],
         "errorAt": ns3["error_model_at"],
         "trace": "none" if block["trace_level"] == "none" else run_params.TRACE_FILE,
+        "traceLevel": "tally" if block["trace_level"] == "tally" else "full",
+        **tally_arguments(parse_args),
     }
 
 
@@ -110,8 +127,9 @@ def sizes(block: Block) -> str:
 
 
 def parse_args(block: Block, point: RunPoint, args: dict[str, Any]) -> dict[str, Any]:
-    """The study's parser variables for the text trace the program writes (never a tally):
-    ns-3's sizes, and the per-link horizons with PPP's bytes on every packet."""
+    """The study's parser variables for the program's stream (`args`: the text trace's):
+    ns-3's sizes, the per-link horizons with PPP's bytes on every packet, and at trace_level
+    tally the switch to the tally stream."""
     out = {k: v for k, v in args.items() if k != "tally"}
     out["tcp_hdr"] = TCP_HDR_BYTES
     out["sizes"] = sizes(block)
@@ -121,6 +139,7 @@ def parse_args(block: Block, point: RunPoint, args: dict[str, Any]) -> dict[str,
     # (ns-2's lossmodel, and ns-3's head, drop before the queue)
     tail = block["ns3"]["error_model_at"] == "tail"
     out["wire_drops"] = f"{run_params.LINK_FROM}-{run_params.LINK_TO}" if tail else ""
+    out.update(tally.parser_vars(str(block["trace_level"])))
     return out
 
 

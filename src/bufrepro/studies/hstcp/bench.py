@@ -79,6 +79,7 @@ class Timed:
     def __init__(self, inner: Backend) -> None:
         self.inner = inner
         self.name = inner.name
+        self.parsers = inner.parsers
 
     def scenario(self, spec: RunSpec) -> tuple[str, str]:
         """The inner backend's scenario."""
