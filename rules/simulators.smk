@@ -1,6 +1,6 @@
 # A study on further simulators (config key simulators): each one's runs in batches under
 # results/{study}/{backend}/, its runs and summary tables there, and the cross-simulator table
-# results/{study}/tables/cross_sim.csv against the study's own backend.
+# results/{study}/tables/cross_sim.csv: the study's own backend against each further one.
 
 
 rule run_batch_other:
@@ -71,9 +71,9 @@ for _study in STUDIES:
             params:
                 python=sys.executable,
                 study=_study,
-                backend=OTHER_SIMULATORS[_study][0],
+                backends=" ".join(f"--backend {b}" for b in OTHER_SIMULATORS[_study]),
                 tables=lambda w, output: str(Path(output.cross).parent),
             shell:
                 "{params.python} -m bufrepro.cli cross-sim --config {input.config}"
-                " --study {params.study} --backend {params.backend}"
+                " --study {params.study} {params.backends}"
                 " --tables {params.tables} > {log} 2>&1"

@@ -37,7 +37,12 @@ def _parser() -> argparse.ArgumentParser:
     cross = sub.add_parser("cross-sim", help="a study's cross-simulator tables")
     cross.add_argument("--config", required=True, help="the validated config (YAML)")
     cross.add_argument("--study", required=True)
-    cross.add_argument("--backend", required=True, help="the simulator beside the study's own")
+    cross.add_argument(
+        "--backend",
+        required=True,
+        action="append",
+        help="a simulator beside the study's own (repeat the flag for each)",
+    )
     cross.add_argument("--tables", required=True, help="where cross_sim*.csv go")
     run.add_argument("--manifest", required=True)
     agg.add_argument("--provenance", required=True)

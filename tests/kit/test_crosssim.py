@@ -36,3 +36,25 @@ def test_table_and_counts() -> None:
         {"study": "s", "metric": "x", "cells": 1, "agree": 1, "disagree": 0, "undecided": 0},
         {"study": "s", "metric": "y", "cells": 1, "agree": 0, "disagree": 1, "undecided": 0},
     ]
+
+
+def test_every_further_simulator_is_compared_against_the_reference() -> None:
+    a = _summary([(5, "x", 10, 9, 11), (9, "x", 3, 3, 3)])
+    b = _summary([(5, "x", 10.5, 10, 11), (9, "x", 3, 3, 3)])
+    c = _summary([(5, "x", 20, 19, 21)])
+    cross = crosssim.against_each(("ns2", a), [("ns3", b), ("omnet", c)], ["buffer"], ["x"])
+    assert list(cross.columns[:3]) == ["buffer", "metric", "simulator"]
+    assert {"ns2_mean", "ns3_mean", "omnet_mean", "ratio", "how", "agree"} <= set(cross.columns)
+    assert list(cross["simulator"]) == ["ns3", "ns3", "omnet", "omnet"]
+    assert list(cross["how"]) == ["within 10%", "within 10%", "differ", "ns2 only"]
+    assert cross["ratio"].tolist()[:3] == [1.05, 1.0, 2.0]
+    # the reference's columns on every row, each further simulator's on its own rows only
+    assert cross["ns2_mean"].notna().all()
+    assert cross["omnet_mean"].isna().tolist() == [True, True, False, True]
+    counts = crosssim.counts_each(cross, "s", ["x"])
+    assert counts.to_dict("records") == [
+        {"study": "s", "simulator": "ns3", "metric": "x", "cells": 2, "agree": 2}
+        | {"disagree": 0, "undecided": 0},
+        {"study": "s", "simulator": "omnet", "metric": "x", "cells": 1, "agree": 0}
+        | {"disagree": 1, "undecided": 0},
+    ]

@@ -94,3 +94,41 @@ def counts(cross: pd.DataFrame, study: str, metrics: Sequence[str]) -> pd.DataFr
         )
     columns = ["study", "metric", "cells", "agree", "disagree", "undecided"]
     return pd.DataFrame(rows, columns=columns)
+
+
+def against_each(
+    reference: tuple[str, pd.DataFrame],
+    others: Sequence[tuple[str, pd.DataFrame]],
+    keys: Sequence[str],
+    metrics: Sequence[str],
+) -> pd.DataFrame:
+    """table() of the reference simulator's summary against each further simulator's, one
+    after the other, with a column "simulator" naming the further one of each row (after
+    "metric"; each further simulator's own columns are empty on the others' rows)."""
+    name, first = reference
+    parts = []
+    for other, second in others:
+        part = table(first, second, keys, metrics, (name, other))
+        part.insert(len(keys) + 1, "simulator", other)
+        parts.append(part)
+    cols = ["n", "mean", "ci_low", "ci_high"]
+    order = [
+        *keys,
+        "metric",
+        "simulator",
+        *(f"{s}_{c}" for s in (name, *dict(others)) for c in cols),
+    ]
+    both = pd.concat(parts, ignore_index=True)
+    return both[[*order, "ratio", "how", "agree"]]
+
+
+def counts_each(cross: pd.DataFrame, study: str, metrics: Sequence[str]) -> pd.DataFrame:
+    """counts() per further simulator of an against_each table: a column "simulator" after
+    "study"."""
+    parts = []
+    for other in dict.fromkeys(cross["simulator"]):
+        part = counts(cross[cross["simulator"] == other], study, metrics)
+        part.insert(1, "simulator", other)
+        parts.append(part)
+    columns = ["study", "simulator", "metric", "cells", "agree", "disagree", "undecided"]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)

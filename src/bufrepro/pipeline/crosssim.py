@@ -1,8 +1,8 @@
-"""Write a study's cross-simulator tables from its own summary and another simulator's."""
+"""Write a study's cross-simulator tables: its own simulator against each further one."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,36 +13,43 @@ from bufrepro.kit import crosssim
 from bufrepro.pipeline import compare
 
 
-def write(cfg: Mapping[str, Any], name: str, other: str, results: Path, out_dir: Path) -> int:
-    """cross_sim.csv and cross_sim_counts.csv of study `name` against backend `other`;
-    returns the number of disagreements (undecided cells, from too few seeds, not counted).
-    The study's own summary is results/<name>/tables/summary.csv, the other's
+def write(
+    cfg: Mapping[str, Any], name: str, others: Sequence[str], results: Path, out_dir: Path
+) -> int:
+    """cross_sim.csv, cross_sim_counts.csv and cross_sim_published.csv of study `name`: its own
+    simulator against each further one of `others`; returns the number of disagreements
+    (undecided cells, from too few seeds, not counted). The study's own summary is
+    results/<name>/tables/summary.csv, a further simulator's
     results/<name>/<other>/tables/summary.csv; the metrics are its report_metrics."""
     study = registry.get(name)
     own = pd.read_csv(results / name / "tables" / "summary.csv")
-    theirs = pd.read_csv(results / name / other / "tables" / "summary.csv")
+    theirs = [(o, pd.read_csv(results / name / o / "tables" / "summary.csv")) for o in others]
     metrics = list(study.report_metrics)
-    cross = crosssim.table(own, theirs, list(study.grid_keys), metrics, (study.backend, other))
+    cross = crosssim.against_each((study.backend, own), theirs, list(study.grid_keys), metrics)
     out_dir.mkdir(parents=True, exist_ok=True)
     cross.to_csv(out_dir / "cross_sim.csv", index=False, float_format="%.6f")
-    counted = crosssim.counts(cross, name, metrics)
+    counted = crosssim.counts_each(cross, name, metrics)
     counted.to_csv(out_dir / "cross_sim_counts.csv", index=False)
-    gap = published_gap(cfg, name, other, results)
+    gap = published_gap(cfg, name, others, results)
     gap.to_csv(out_dir / "cross_sim_published.csv", index=False, float_format="%.4f")
     return int(counted["disagree"].sum()) if len(counted) else 0
 
 
-def published_gap(cfg: Mapping[str, Any], name: str, other: str, results: Path) -> pd.DataFrame:
-    """Per simulator, the study's diff against its published tables summarised: rows with a
-    value of ours, the median |relative difference| and the share within 25 % - does the gap
-    persist on the other simulator? (Its runs and summary replace the study's own; every other
-    input, e.g. a study's own-rule tables, stays the study's own simulator's.)"""
+def published_gap(
+    cfg: Mapping[str, Any], name: str, others: Sequence[str], results: Path
+) -> pd.DataFrame:
+    """Per simulator (the study's own, then each of `others`), the study's diff against its
+    published tables summarised: rows with a value of ours, the median |relative difference|
+    and the share within 25 % - does the gap persist on each further simulator? (Its runs and
+    summary replace the study's own; every other input, e.g. a study's own-rule tables, stays
+    the study's own simulator's.)"""
     study = registry.get(name)
     own_dir = results / name / "tables"
     grid = cfg[name].get("grid")
     own_queues = list(grid.get("queue", [])) if isinstance(grid, Mapping) else []
     rows = []
-    for sim, where in ((study.backend, own_dir), (other, results / name / other / "tables")):
+    further = [(o, results / name / o / "tables") for o in others]
+    for sim, where in ((study.backend, own_dir), *further):
         tables = compare.inputs(cfg, name, own_dir)
         for t in ("runs", "summary"):
             df = pd.read_csv(where / f"{t}.csv")
