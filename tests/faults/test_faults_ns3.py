@@ -12,6 +12,7 @@ import subprocess
 import binding_mutations as bm
 import fault_runs
 import pytest
+import tally_mutations
 import test_faults_binding as binding
 from fault_runs import BUFFER_KEY, KeptRun, parse, variants
 from mutations import KINDS, Originals
@@ -142,3 +143,65 @@ def test_every_binding_mishap_on_the_ns3_trace_fails_loudly(
         if problem:
             quiet.append(problem)
     assert not quiet, f"{len(quiet)} of {len(kinds)} passed or failed quietly:\n" + "\n".join(quiet)
+
+
+# The tally corpus (test_faults_tally.py) on the ns-3 dumbbell's tally stream (trace_level
+# tally: the program counts in-process). Its line 2 is the program's "#@" line, so losing the
+# format line is losing the line after it.
+def _format_line_lost(o: Originals) -> bytes:
+    return tally_mutations.edited(
+        o.own, lambda b: [x for x in b if x != b"tally\twired\t2\n"], True
+    )
+
+
+TALLY_KINDS = {**tally_mutations.KINDS, "format_line_lost_resealed": _format_line_lost}
+
+
+@pytest.fixture(scope="module")
+def kept_tally(
+    kept: dict[str, KeptRun], tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, KeptRun]:
+    """The ns-3 dumbbell's four tiny runs at trace_level tally, streams kept (the ns-3 hstcp
+    run of `kept` is the foreign study's)."""
+    raw = fault_runs.config()
+    raw = configs.merge(raw, {"simulators": {s: ["ns2", "ns3"] for s in STUDIES}})
+    raw["dumbbell"]["trace_level"] = "tally"
+    cfg = configuration.validate(raw)
+    where = tmp_path_factory.mktemp("ns3-tally")
+    first, other = (
+        dataclasses.replace(p, backend="ns3")
+        for p in registry.get("dumbbell").runs(cfg["dumbbell"])
+    )
+    specs = []
+    for label, p in zip(
+        ("a", "b", "seed", "buffer"), (first, other, *variants(first, "dumbbell")), strict=True
+    ):
+        spec = dataclasses.replace(plan.spec(cfg, p), run_dir=where / label)
+        assert spec.parser == "dumbbell/dumbbell_tally.awk"
+        assert execute(backends.get("ns3", cfg), spec, keep_traces=True) == "ran"
+        specs.append(spec)
+    return {"dumbbell": KeptRun(*specs), "hstcp": kept["hstcp"]}
+
+
+def test_the_ns3_tally_original_parses_and_is_sealed(kept_tally: dict[str, KeptRun]) -> None:
+    run = kept_tally["dumbbell"]
+    proc = parse(run.spec, [run.stream])
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert b"acct_ok\t1" in proc.stdout
+    data = binding._lines(run.stream)
+    assert data[-1] == bm.end_line(data[:-1]) and data[1].startswith(b"#@ ")
+
+
+@pytest.mark.parametrize("kind", sorted(TALLY_KINDS))
+def test_a_damaged_or_foreign_ns3_tally_stream_fails_loudly(
+    kept_tally: dict[str, KeptRun], kind: str
+) -> None:
+    run = kept_tally["dumbbell"]
+    name = f"fault-{kind}.tr"
+    damaged = run.spec.run_dir / name
+    o = fault_runs.originals(kept_tally, "dumbbell", kept_tally["hstcp"], BOTTLENECK["dumbbell"])
+    damaged.write_bytes(TALLY_KINDS[kind](o))
+    try:
+        assert_fails_loudly(parse(run.spec, [damaged]), name, run.spec.run_dir)
+    finally:
+        damaged.unlink()
