@@ -30,7 +30,9 @@ def experiment_batch_inputs(wildcards):
     kind = experiment_plan.kind_of(CFG, wildcards.experiment)
     block = experiment_plan.block(CFG, wildcards.experiment)
     template = kind.template_for(block)
-    scenario = backends.get(kind.backend_for(block), CFG).requires(kind.options_for(block))
+    scenario = backends.get(kind.backend_for(block), CFG).requires(
+        kind.options_for(block)
+    )
     if template.endswith(".j2"):
         scenario += sorted(glob.glob(f"tcl/{Path(template).parent}/*.j2"))
     out = {

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 from bufrepro.backends.fingerprint import fingerprint
 from bufrepro.experiments.link import ns3, scenario
-from bufrepro.experiments.link.scenario import CBR_PACKET_BYTES
+from bufrepro.experiments.link.scenario import CBR_PACKET_BYTES, OTHER_QUEUE_PKTS
 from bufrepro.experiments.link.tables import CCS, QUEUES, backend_of, queue_problem
 from bufrepro.kit import prose, units
 from bufrepro.kit.experiment import Experiment
@@ -21,8 +21,6 @@ from bufrepro.kit.study import Block
 PACKET_HEADERS = ("IP", "TCP", "Flags", "RTP")
 # Routers 0 -> 1: the bottleneck; the trace names these nodes.
 LINK_FROM, LINK_TO = 0, 1
-# Queues other than the swept one never drop: this many packets each (ns-2 limit_).
-OTHER_QUEUE_PKTS = 100000
 # Mathis et al.'s constant in W = K / sqrt(p): sqrt(3/2) for a receiver that ACKs every packet,
 # as ns-2's one-way sinks do (the loss-target rule of Dhamdhere et al. uses it).
 MATHIS_K = math.sqrt(1.5)
@@ -149,6 +147,12 @@ class LinkExperiment(Experiment):
             "cbr_mbps": link.cbr_bps / 1e6,
             "web_rate": link.web_rate,
             "simulator": link.backend,
+            "assumptions": [
+                {"name": k, "value": v["value"], "reason": v["reason"]}
+                for k, v in ns3.assumptions().items()
+            ]
+            if link.backend == "ns3"
+            else [],
             **self._words(block),
         }
 

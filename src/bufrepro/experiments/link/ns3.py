@@ -8,7 +8,7 @@ from typing import Any
 
 from bufrepro.backends import ns3 as backend
 from bufrepro.backends.fingerprint import run_digest
-from bufrepro.experiments.link.scenario import Link
+from bufrepro.experiments.link.scenario import CBR_PACKET_BYTES, OTHER_QUEUE_PKTS, Link
 from bufrepro.kit import prose
 from bufrepro.kit.grid import RunPoint
 
@@ -58,6 +58,7 @@ def arguments(
         "bottleneckMs": round(link.bottleneck_s * 1000, 6),
         "accessMbps": round(link.access_bps / 1e6, 9),
         "accessMs": round(link.access_s * 1000, 6),
+        "otherWaiting": OTHER_QUEUE_PKTS,
         "flows": link.flows,
         "tcp": link.cc.agent,
         "sack": link.cc.settings.get("sack", "true"),
@@ -70,11 +71,13 @@ def arguments(
         "minRto": _value("min_rto_s"),
         "tick": _value("tick_s"),
         "startJitter": link.start_jitter_s,
+        "cbrBytes": CBR_PACKET_BYTES,
         "cbrInterval": round(link.cbr_interval_s, 9),
         "redMinTh": round(min_th, 6),
         "redMaxTh": round(max_th, 6),
         "redQw": q_weight,
         "redMaxP": max_p,
+        "redGentle": True,
         "redMeanPkt": link.packet_bytes,
         "codelTargetMs": _value("codel_target_ms"),
         "codelIntervalMs": _value("codel_interval_ms"),

@@ -23,6 +23,8 @@ LOW_BDP_FRACTION = 1 / 50
 HIGH_BDP_MULTIPLE = 2.0
 # The CBR flow's packets (bytes, as ns-2's CBR packetSize_ and ns-3's IP packet).
 CBR_PACKET_BYTES = 1000
+# Queues other than the swept one never drop: this many packets each (ns-2 limit_).
+OTHER_QUEUE_PKTS = 100000
 
 
 @dataclass(frozen=True)
