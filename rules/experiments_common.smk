@@ -25,11 +25,19 @@ def experiment_manifests(name, stage):
 
 
 def experiment_batch_inputs(wildcards):
-    """A batch's config, the kind's template and parser, and the refine stage's buffers."""
+    """A batch's config, its backend's scenario (templates; ns-3's build record) and parser,
+    and the refine stage's buffers."""
     kind = experiment_plan.kind_of(CFG, wildcards.experiment)
+    block = experiment_plan.block(CFG, wildcards.experiment)
+    template = kind.template_for(block)
+    scenario = backends.get(kind.backend_for(block), CFG).requires(
+        kind.options_for(block)
+    )
+    if template.endswith(".j2"):
+        scenario += sorted(glob.glob(f"tcl/{Path(template).parent}/*.j2"))
     out = {
         "config": f"results/experiments/{wildcards.experiment}/config.yaml",
-        "template": sorted(glob.glob(f"tcl/{Path(kind.template).parent}/*.j2")),
+        "template": scenario,
         "parsers": [f"awk/{kind.parser}", *sorted(glob.glob("awk/lib/*.awk"))],
     }
     if wildcards.stage == "refine":

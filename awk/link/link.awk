@@ -1,15 +1,20 @@
 # link.awk - one streamed pass over the bottleneck queue's trace of a link experiment
-# (tcl/link/link.tcl.j2 traces only that queue with ns-2's trace-queue).
+# (tcl/link/link.tcl.j2 traces only that queue with ns-2's trace-queue; ns3/link.cc writes the
+# same events of its bottleneck in the same format, so each metric has one definition here).
 #
 # Reads (ns-2 wired trace lines of the bottleneck queue link_from -> link_to):
 #   $1 event: "+" enqueue, "-" dequeue (starts transmission), "d" drop, "r" receipt at link_to
 #   $2 time (s), $3 from node, $4 to node, $5 packet type, $6 size (bytes), $8 flow id,
 #   $11 sequence number (TCP: packet number), $12 unique packet id (uid)
-#   The first line is "# <fingerprint>", the last "# end"; nothing else starts with "#".
+#   The first line is "# <fingerprint>", the last "# end" (Debian's ns-2) or, with sealed=1
+#   (ns3/link.cc), "# end LINES SUM" checked over every line before it (lib/streamsum.awk);
+#   line 2 may be "#@ " and the program's version and parameters; nothing else starts with "#"
+#   and nothing follows the end line.
 # Variables (-v): t0, t1 - the measurement window (s); fingerprint - the run's header text;
 #   link_from, link_to - the bottleneck's nodes; link_bps - its rate (bit/s); flows - the
 #   long-lived TCP flows, flow ids 1..flows; mss - their payload bytes per packet; limit - ns-2's
-#   limit_ of the queue (an upper bound on the packets waiting).
+#   limit_ of the queue (an upper bound on the packets waiting); sealed - 1 when the stream ends
+#   with "# end LINES SUM" (ns-3), else empty.
 # Where drops happen: the error model sits at the link's head, before the queue, so a packet
 #   lost on the link has a "d" and no "+"; a packet the queue drops has a "+" then a "d".
 # Definitions (events with time in [t0, t1]; "window" = t1 - t0; "data" = every packet type):
@@ -37,15 +42,20 @@
 #                          every "r" follows a "-", each at most once; at the end between 0 and
 #                          limit packets wait; the stream has its header and its end
 @include "metrics.awk"
+@include "streamsum.awk"
 
 BEGIN { PROG = "link.awk"; header = 0; ended = 0; qlen = 0; qlast = 0 }
 
+ended { fail("a line after the end line (appended?): " substr($0, 1, 80)); next }
+sealed && /^# end/ { ssum_end($0); ended = 1; next }
+sealed { ssum_line() }
 FNR == 1 {
     if ($0 != "# " fingerprint) fail("the first line is not the run's fingerprint: " $0)
     header = 1
     next
 }
-$0 == "# end" { ended = 1; next }
+FNR == 2 && /^#@ / { next }
+!sealed && $0 == "# end" { ended = 1; next }
 /^#/ { fail("an unexpected comment line"); next }
 $3 != link_from || $4 != link_to { fail("an event of another link: " $3 "->" $4); next }
 
@@ -97,7 +107,8 @@ $1 == "d" {
 
 END {
     if (!header) fail("an empty stream")
-    if (!ended) fail("no '# end' line: the stream was cut short")
+    if (sealed) ssum_missing()
+    else if (!ended) fail("no '# end' line: the stream was cut short")
     queue_to(t1, 0)
     if (qlen < 0 || qlen > limit + 0) fail("the queue holds " qlen " packets at the end")
     window = t1 - t0

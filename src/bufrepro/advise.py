@@ -33,6 +33,7 @@ FLAG_KEYS = {
     "--web": "flows.web_rate",
     "--cbr": "flows.cbr",
     "--queue": "queues",
+    "--simulator": "backend",
     "--red-min-th": "red.min_th",
     "--red-max-th": "red.max_th",
     "--buffer-min": "buffers.min",
@@ -53,7 +54,8 @@ NUMBER_KEYS = ("link.access_share", "flows.web_rate")
 def _advise_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="bufrepro advise",
-        description="Which buffer does my link need? Runs the link in ns-2 through the workflow "
+        description="Which buffer does my link need? Runs the link in ns-2 (CoDel, PIE, FQ-CoDel: "
+        "ns-3) through the workflow "
         "and answers with a recommendation, its delay cost and its uncertainty (docs/own-link.md).",
     )
     p.add_argument(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -105,3 +106,38 @@ def test_a_packet_on_the_window_edge_counts_in_part() -> None:
 def test_broken_streams_fail(lines: list[str], why: str) -> None:
     rc, m, err = parse(lines)
     assert rc != 0 and "acct_ok" not in m and why in err, err
+
+
+def _sealed(body: list[str]) -> list[str]:
+    """An ns-3 stream: header, the program's '#@' line, body, '# end LINES SUM'."""
+    from bufrepro.backends import streamsum
+
+    lines = [f"# {FP}", "#@ bufrepro-ns3-link 1 ns3=3.37.0 queue=CoDel", *body]
+    return [*lines, streamsum.end_line(x.encode() for x in lines).decode()]
+
+
+def test_a_sealed_stream_measures_as_the_same_unsealed_one() -> None:
+    body = packet(2.0, 1, 0, 1, wait=0.004) + packet(4.0, 2, 0, 3)
+    rc, sealed, err = parse(_sealed(body), sealed=1)
+    assert rc == 0, err
+    rc, bare, err = parse([f"# {FP}", *body, "# end"])
+    assert rc == 0, err
+    assert sealed == bare
+
+
+@pytest.mark.parametrize(
+    ("edit", "why"),
+    [
+        (lambda ls: [*ls[:-1], "# end"], "is not '# end LINES SUM'"),
+        (lambda ls: ls[:-1], "no end line"),
+        (lambda ls: [*ls[:2], ls[2].replace(" 1000 ", " 1001 "), *ls[3:]], "lines lost, added"),
+        (lambda ls: [*ls[:2], *ls[3:]], "lines lost, added"),
+        (lambda ls: [*ls, ev("+", 8.0, 1, 5, 9)], "a line after the end line"),
+    ],
+    ids=["bare-end", "cut", "edited", "deleted", "appended"],
+)
+def test_a_sealed_stream_refuses_what_its_end_line_does_not_bind(edit: Any, why: str) -> None:
+    lines = edit(_sealed(packet(2.0, 1, 0, 1, wait=0.004) + packet(4.0, 2, 0, 3)))
+    rc, m, err = parse(lines, sealed=1)
+    assert rc != 0 and "acct_ok" not in m
+    assert why in err, err

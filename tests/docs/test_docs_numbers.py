@@ -11,6 +11,7 @@ import pytest
 from docs_markup import REPO, numbers, pages, rel
 
 from bufrepro import registry
+from bufrepro.experiments.link import ns3 as link_ns3
 from bufrepro.pipeline import bench, configuration, plan, progress
 
 PROFILES = {"quick": "config/quick.yaml", "default": "", "full": "config/full.yaml"}
@@ -30,6 +31,7 @@ def value(key: str) -> int:
     grid.P.S         study S's grid runs alone (grid points x seeds);
     published.F      rows of published/F.csv;
     assumptions.S    the named assumptions of study S (its config's `assumptions` block);
+    assumptions.link.ns3  the link experiment's named ns-2 -> ns-3 mappings (its ns3.yaml);
     studies          the studies found."""
     parts = key.split(".")
     if parts[0] == "runs" and len(parts) == 2:
@@ -44,6 +46,8 @@ def value(key: str) -> int:
     if parts[0] == "published" and len(parts) == 2:
         with (REPO / "published" / f"{parts[1]}.csv").open(encoding="utf-8") as fh:
             return sum(1 for _ in csv.DictReader(fh))
+    if key == "assumptions.link.ns3":
+        return len(link_ns3.assumptions())
     if parts[0] == "assumptions" and len(parts) == 2:
         return len(config("default")[parts[1]]["assumptions"])
     if key == "studies":

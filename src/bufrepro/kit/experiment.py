@@ -37,6 +37,18 @@ class Experiment:
     # Metrics every run must define (checked on aggregation).
     required: ClassVar[tuple[str, ...]] = ()
 
+    def backend_for(self, block: Block) -> str:
+        """The simulator backend that runs this block (the kind's own by default)."""
+        return self.backend
+
+    def template_for(self, block: Block) -> str:
+        """The scenario this block's backend runs (a template, or a program's name)."""
+        return self.template
+
+    def options_for(self, block: Block) -> Mapping[str, str]:
+        """The backend's options for this block's runs."""
+        return self.backend_options
+
     def check(self, where: str, block: Block) -> list[str]:
         """Config problems the schema cannot see, each naming its key (none by default)."""
         return []

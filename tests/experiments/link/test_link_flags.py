@@ -34,7 +34,7 @@ def _with(flag: str, value: str) -> list[str]:
         ("--loss", "1", "--loss (config key link.loss): '1' is 1; a loss rate must be below 1"),
         ("--loss", "100%", "a loss rate must be below 1"),
         ("--queue", "DropTail,RD", "unknown queue 'RD' (did you mean RED?)"),
-        ("--queue", "CoDel", "CoDel is not in backend ns2; backend ns3 (ns3::CoDelQueueDisc)"),
+        ("--simulator", "ns4", "--simulator (config key backend): 'ns4' is not one of"),
         ("--cc", "cubc", "--cc (config key flows.cc): unknown 'cubc' (did you mean cubic?)"),
         (
             "--buffer-max",

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar
 
 from bufrepro.backends.fingerprint import fingerprint
-from bufrepro.experiments.link import scenario
-from bufrepro.experiments.link.tables import CCS, QUEUES, queue_problem
-from bufrepro.kit import units
+from bufrepro.experiments.link import ns3, scenario
+from bufrepro.experiments.link.scenario import CBR_PACKET_BYTES, OTHER_QUEUE_PKTS
+from bufrepro.experiments.link.tables import CCS, QUEUES, backend_of, queue_problem
+from bufrepro.kit import prose, units
 from bufrepro.kit.experiment import Experiment
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block
@@ -19,12 +21,11 @@ from bufrepro.kit.study import Block
 PACKET_HEADERS = ("IP", "TCP", "Flags", "RTP")
 # Routers 0 -> 1: the bottleneck; the trace names these nodes.
 LINK_FROM, LINK_TO = 0, 1
-CBR_PACKET_BYTES = 1000
-# Queues other than the swept one never drop: this many packets each (ns-2 limit_).
-OTHER_QUEUE_PKTS = 100000
 # Mathis et al.'s constant in W = K / sqrt(p): sqrt(3/2) for a receiver that ACKs every packet,
 # as ns-2's one-way sinks do (the loss-target rule of Dhamdhere et al. uses it).
 MATHIS_K = math.sqrt(1.5)
+# What "buffer" means under each queue, in words (words.yaml beside this module).
+WORDS = Path(__file__).with_name("words.yaml")
 
 
 def red_threshold(text: str, buffer: int, where: str) -> float:
@@ -61,12 +62,24 @@ class LinkExperiment(Experiment):
     )
     backend_options: ClassVar[Mapping[str, str]] = MappingProxyType({"build": "stock"})
 
+    def backend_for(self, block: Block) -> str:
+        """ns2, or ns3 when asked or when a queue asked for is on ns3 only (tables.backend_of)."""
+        return backend_of(block)
+
+    def template_for(self, block: Block) -> str:
+        """ns2's template, or ns3's program (ns3/link.cc, built into .ns3/link)."""
+        return ns3.PROGRAM if backend_of(block) == "ns3" else self.template
+
+    def options_for(self, block: Block) -> Mapping[str, str]:
+        """ns2's stock build (Debian's ns); none on ns3."""
+        return self.backend_options if backend_of(block) == "ns2" else MappingProxyType({})
+
     def check(self, where: str, block: Block) -> list[str]:
         """Units, enums and orders the schema cannot see, each naming its key."""
         problems = [
             p
             for q in block["queues"]
-            if (p := queue_problem(str(q), block["backend"], f"{where}.queues"))
+            if (p := queue_problem(str(q), backend_of(block), f"{where}.queues"))
         ]
         # Each quantity on its own first, so that every bad one is named at once.
         link_, flows, targets = block["link"], block["flows"], block["targets"]
@@ -74,7 +87,7 @@ class LinkExperiment(Experiment):
             lambda: units.rate_bps(str(link_["rate"]), f"{where}.link.rate"),
             lambda: units.seconds(str(link_["rtt"]), f"{where}.link.rtt"),
             lambda: units.fraction(link_["loss"], f"{where}.link.loss"),
-            lambda: units.choice(str(flows["cc"]), CCS[block["backend"]], f"{where}.flows.cc"),
+            lambda: units.choice(str(flows["cc"]), CCS[backend_of(block)], f"{where}.flows.cc"),
             lambda: units.seconds(str(flows["start_jitter"]), f"{where}.flows.start_jitter", True),
             lambda: units.fraction(targets["within"], f"{where}.targets.within"),
         ]
@@ -101,6 +114,8 @@ class LinkExperiment(Experiment):
             return [str(err)]
         if link.warmup_s >= link.duration_s:
             problems.append(f"{where}.run: the warm-up is not shorter than the run")
+        if link.backend == "ns3":
+            problems += ns3.problems(where, link, block)
         return problems
 
     def series(self, block: Block) -> list[str]:
@@ -131,6 +146,29 @@ class LinkExperiment(Experiment):
             "ms_per_pkt": link.packet_bytes * 8 / link.bps * 1000,
             "cbr_mbps": link.cbr_bps / 1e6,
             "web_rate": link.web_rate,
+            "simulator": link.backend,
+            "assumptions": [
+                {"name": k, "value": v["value"], "reason": v["reason"]}
+                for k, v in ns3.assumptions().items()
+            ]
+            if link.backend == "ns3"
+            else [],
+            **self._words(block),
+        }
+
+    def _words(self, block: Block) -> dict[str, Any]:
+        """What the buffer means under each AQM asked for, and the note on the rules of thumb."""
+        words = prose.load(WORDS)
+        values = {k: v["value"] for k, v in ns3.assumptions().items()}
+        aqms = [str(q) for q in block["queues"] if str(q) in words["aqm"]]
+        return {
+            "rules_note": prose.fill(words["rules_note"]) if aqms else "",
+            "queue_notes": {
+                q: prose.fill(
+                    words["buffer_meaning"], queue=q, aqm=prose.fill(words["aqm"][q], **values)
+                )
+                for q in aqms
+            },
         }
 
     def rules(self, block: Block) -> list[dict[str, Any]]:
@@ -169,12 +207,14 @@ class LinkExperiment(Experiment):
         red = block["red"]
         min_th = red_threshold(red["min_th"], buffer, "red.min_th")
         max_th = max(min_th + 1.0, red_threshold(red["max_th"], buffer, "red.max_th"))
-        cbr_interval = CBR_PACKET_BYTES * 8 / link.cbr_bps if link.cbr_bps else 0.0
+        if link.backend == "ns3":
+            red_args = (min_th, max_th, float(red["q_weight"]), float(red["max_p"]))
+            return ns3.arguments(name, link, point, red_args)
         return {
             "experiment": name,
             "seed": point.seed,
             "queue": queue,
-            "queue_ns": QUEUES[queue][block["backend"]],
+            "queue_ns": QUEUES[queue][link.backend],
             "buffer": buffer,
             # ns-2.35's DropTail holds limit_ - 1 waiting packets, RED limit_: both hold `buffer`.
             "queue_limit": buffer + 1 if queue == "DropTail" else buffer,
@@ -197,17 +237,15 @@ class LinkExperiment(Experiment):
             "packet_bytes": link.packet_bytes,
             "window_pkts": link.window_pkts,
             "window_note": "auto: far above the BDP" if link.window_auto else "set by the user",
-            "initial_window_pkts": int(block["flows"]["initial_window_pkts"]),
-            "start_jitter_s": units.seconds(
-                str(block["flows"]["start_jitter"]), "start_jitter", True
-            ),
+            "initial_window_pkts": link.initial_window_pkts,
+            "start_jitter_s": link.start_jitter_s,
             "red_min_th": round(min_th, 6),
             "red_max_th": round(max_th, 6),
             "red_q_weight": float(red["q_weight"]),
             "red_linterm": round(1.0 / float(red["max_p"]), 6),
             "cbr_fid": link.flows + 1,
             "cbr_bytes": CBR_PACKET_BYTES,
-            "cbr_interval_s": round(cbr_interval, 9),
+            "cbr_interval_s": round(link.cbr_interval_s, 9),
             "web_rate": link.web_rate,
             "duration_s": round(link.duration_s, 6),
             "trace_file": self.stream,
@@ -229,6 +267,8 @@ class LinkExperiment(Experiment):
             "flows": link.flows,
             "mss": link.mss,
             "limit": buffer + 1,
+            # ns-3's stream ends "# end LINES SUM" (checked); Debian's ns-2 writes "# end"
+            **({"sealed": 1} if link.backend == "ns3" else {}),
         }
 
 

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from bufrepro.experiments.link.tables import CCS, Cc
+from bufrepro.experiments.link.tables import CCS, Cc, backend_of
 from bufrepro.kit import units
 from bufrepro.kit.study import Block
 
@@ -21,6 +21,10 @@ MEASURE = (10.0, 500)
 # The searched buffers when the block says auto: from max(2, BDP / 50) to max(10, 2 BDP) packets.
 LOW_BDP_FRACTION = 1 / 50
 HIGH_BDP_MULTIPLE = 2.0
+# The CBR flow's packets (bytes, as ns-2's CBR packetSize_ and ns-3's IP packet).
+CBR_PACKET_BYTES = 1000
+# Queues other than the swept one never drop: this many packets each (ns-2 limit_).
+OTHER_QUEUE_PKTS = 100000
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,10 @@ class Link:
     duration_s: float
     cbr_bps: float
     web_rate: float
+    backend: str
+    initial_window_pkts: int
+    start_jitter_s: float
+    cbr_interval_s: float
 
 
 def _auto_time(text: Any, where: str, floor: tuple[float, int], rtt: float) -> float:
@@ -63,7 +71,8 @@ def read(block: Block, where: str) -> Link:
     loss = units.fraction(link["loss"], f"{where}.link.loss")
     one_way = rtt / 2
     access = one_way * float(link["access_share"])
-    ccs = CCS[block["backend"]]
+    backend = backend_of(block)
+    ccs = CCS[backend]
     cc_name = units.choice(str(flows["cc"]), ccs, f"{where}.flows.cc")
     cc = ccs[cc_name]
     mss = int(link["mss_bytes"])
@@ -83,6 +92,7 @@ def read(block: Block, where: str) -> Link:
     warm = _auto_time(block["run"]["warmup"], f"{where}.run.warmup", WARMUP, rtt)
     measure = _auto_time(block["run"]["measure"], f"{where}.run.measure", MEASURE, rtt)
     cbr = str(flows["cbr"])
+    cbr_bps = 0.0 if cbr in ("0", "none") else units.rate_bps(cbr, f"{where}.flows.cbr")
     return Link(
         bps=bps,
         rtt_s=rtt,
@@ -102,8 +112,14 @@ def read(block: Block, where: str) -> Link:
         window_auto=auto,
         warmup_s=warm,
         duration_s=warm + measure,
-        cbr_bps=0.0 if cbr in ("0", "none") else units.rate_bps(cbr, f"{where}.flows.cbr"),
+        cbr_bps=cbr_bps,
         web_rate=float(flows["web_rate"]),
+        backend=backend,
+        initial_window_pkts=int(flows["initial_window_pkts"]),
+        start_jitter_s=units.seconds(
+            str(flows["start_jitter"]), f"{where}.flows.start_jitter", True
+        ),
+        cbr_interval_s=CBR_PACKET_BYTES * 8 / cbr_bps if cbr_bps else 0.0,
     )
 
 

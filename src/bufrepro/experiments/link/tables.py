@@ -16,8 +16,10 @@ QUEUES: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "FQ-CoDel": {"ns3": "ns3::FqCoDelQueueDisc"},
     }
 )
-# The backends the link kind can run on today (ns3 runs links once its scenario program does).
-RUNNABLE_BACKENDS = ("ns2",)
+# The backends the link kind runs on (ns2: tcl/link/link.tcl.j2; ns3: the program ns3/link.cc).
+RUNNABLE_BACKENDS = ("ns2", "ns3")
+# The `backend` key's value that picks one: ns2 unless a queue asked for is on ns3 only.
+AUTO = "auto"
 
 
 class Cc:
@@ -63,7 +65,28 @@ CCS_NS2: Mapping[str, Cc] = MappingProxyType(
         ),
     }
 )
-CCS: Mapping[str, Mapping[str, Cc]] = MappingProxyType({"ns2": CCS_NS2})
+# The `flows.cc` names on ns-3.37 (ns3/link.cc's --tcp and --sack; experiments/link/ns3.yaml
+# names each mapping): SACK is NewReno's window rules with SACK recovery, as ns-2's Sack1;
+# CUBIC and HighSpeed are ns-3's TcpCubic and TcpHighSpeed (no timestamps: 40 B of headers).
+CCS_NS3: Mapping[str, Cc] = MappingProxyType(
+    {
+        "sack": Cc("SACK (ns3::TcpNewReno, SACK on)", "NewReno", "", {"sack": "true"}, beta=0.5),
+        "newreno": Cc("NewReno (ns3::TcpNewReno)", "NewReno", "", {"sack": "false"}, beta=0.5),
+        "cubic": Cc("CUBIC (ns3::TcpCubic)", "Cubic", "", {"sack": "true"}, beta=0.7),
+        "highspeed": Cc("HighSpeed TCP (ns3::TcpHighSpeed)", "HighSpeed", "", {"sack": "true"}),
+    }
+)
+CCS: Mapping[str, Mapping[str, Cc]] = MappingProxyType({"ns2": CCS_NS2, "ns3": CCS_NS3})
+
+
+def backend_of(block: Mapping[str, object]) -> str:
+    """The block's simulator: its `backend`, or for auto ns2 unless a queue is on ns3 only."""
+    chosen = str(block.get("backend", AUTO))
+    if chosen != AUTO:
+        return chosen
+    queues = [str(q) for q in block.get("queues", []) or []]  # type: ignore[attr-defined]
+    only_ns3 = [q for q in queues if q in QUEUES and "ns2" not in QUEUES[q]]
+    return "ns3" if only_ns3 else "ns2"
 
 
 def queue_problem(queue: str, backend: str, where: str) -> str:
@@ -78,9 +101,8 @@ def queue_problem(queue: str, backend: str, where: str) -> str:
         return ""
     has = ", ".join(f"{b} ({name})" for b, name in QUEUES[queue].items())
     runnable = ", ".join(q for q, b in QUEUES.items() if backend in b)
-    waiting = [b for b in QUEUES[queue] if b not in RUNNABLE_BACKENDS]
-    later = f"; the link kind does not run on {', '.join(waiting)} yet" if waiting else ""
     return (
-        f"{where}: {queue} is not in backend {backend}; backend {has} has it{later}; "
-        f"{backend} has: {runnable}"
+        f"{where}: {queue} is not in backend {backend} (allowed on {backend}: {runnable}); "
+        f"backend {has} has it: ask for backend {' or '.join(QUEUES[queue])} "
+        f"(--simulator, config key backend), or leave it at {AUTO}"
     )

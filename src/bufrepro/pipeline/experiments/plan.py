@@ -78,14 +78,15 @@ def spec(cfg: Mapping[str, Any], name: str, point: RunPoint) -> RunSpec:
     """A run's spec: its record (params.json), template, parser and parser variables."""
     kind = kind_of(cfg, name)
     b = block(cfg, name)
-    record = {**point.as_dict(), "template": kind.template, "params": kind.params(name, b, point)}
+    template = kind.template_for(b)
+    record = {**point.as_dict(), "template": template, "params": kind.params(name, b, point)}
     return RunSpec(
         run_dir=Path(point.run_dir),
         study=point.study,
         record=record,
-        template=kind.template,
+        template=template,
         parser=kind.parser,
         parser_args=kind.parse_args(b, point),
         stream=kind.stream,
-        options=kind.backend_options,
+        options=kind.options_for(b),
     )

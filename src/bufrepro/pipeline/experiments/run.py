@@ -22,7 +22,7 @@ def run_batch(cfg: Mapping[str, Any], name: str, stage: str, batch: str, manifes
     that reproduces it. Returns the number of runs made.
     """
     points = plan.batch_points(cfg, name, stage, int(batch.lstrip("b")))
-    backend = backends.get(plan.kind_of(cfg, name).backend, cfg)
+    backend = backends.get(plan.kind_of(cfg, name).backend_for(plan.block(cfg, name)), cfg)
     rows, failures, made = [], [], 0
     for point in points:
         start = time.monotonic()

@@ -29,7 +29,8 @@ def link_lines(d: Mapping[str, Any]) -> list[str]:
         extra.append(f"web flows ({d['web_rate']:g} new/s, PackMime)")
     window = "auto, far above the BDP: no hidden cap" if d["window_auto"] else "set by you"
     return [
-        f"Link: {d['rate_mbps']:g} Mbit/s, {d['hops']}, random loss {_pct(d['loss'])}",
+        f"Link: {d['rate_mbps']:g} Mbit/s, {d['hops']}, random loss {_pct(d['loss'])}"
+        + (f" (simulator {d['simulator']})" if d.get("simulator", "ns2") != "ns2" else ""),
         f"Flows: {d['flows']} x {d['cc']}" + (", " + ", ".join(extra) if extra else ""),
         f"BDP {d['bdp_pkts']:.1f} pkts of {d['packet_bytes']} B; "
         f"window_ {d['window_pkts']} pkts ({window})",
@@ -82,6 +83,7 @@ def queue_lines(
         f"{_int(rec['set_b_pkts'])}{spread}; tested neighbours {int(rec['step_below_pkts'])} and "
         f"{int(rec['step_above_pkts'])} pkts",
         *(f"    note: {n}" for n in notes),
+        *(f"    {n}" for n in [d.get("queue_notes", {}).get(q, "")] if n),
     ]
 
 
@@ -109,6 +111,8 @@ def answer_text(
         f"{runs['buffer'].nunique()} buffers, {runs['buffer'].min()} to {runs['buffer'].max()} pkts"
     )
     lines.append(rules_line(rules))
+    if d.get("rules_note"):
+        lines.append(f"  ({d['rules_note']})")
     lines.append(f"Recommended buffer ({goal}):")
     for rec in recs.to_dict("records"):
         lines += queue_lines({str(k): v for k, v in rec.items()}, d, within, sets)

@@ -1,0 +1,113 @@
+"""The link experiment on ns-3: the program's arguments (ns3/link.cc) and what it cannot run."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from bufrepro.backends import ns3 as backend
+from bufrepro.backends.fingerprint import run_digest
+from bufrepro.experiments.link.scenario import CBR_PACKET_BYTES, OTHER_QUEUE_PKTS, Link
+from bufrepro.kit import prose
+from bufrepro.kit.grid import RunPoint
+
+PROGRAM = "link"
+# The program's --queue words for the config's queue names.
+QUEUES = {
+    "DropTail": "DropTail",
+    "RED": "RED",
+    "CoDel": "CoDel",
+    "PIE": "PIE",
+    "FQ-CoDel": "FqCoDel",
+}
+# The bottleneck's root disc holds the buffer less one, the device queue the last: at least 2.
+MIN_BUFFER = 2
+# ns-3's socket buffers are 32-bit byte counts: the window cap in bytes must fit.
+MAX_SOCKET_BYTES = 2**32 - 1
+
+
+def assumptions() -> Mapping[str, Mapping[str, Any]]:
+    """Each ns-2 -> ns-3 mapping: its value and reason (ns3.yaml beside this module)."""
+    found: Mapping[str, Mapping[str, Any]] = prose.load(Path(__file__).with_name("ns3.yaml"))[
+        "assumptions"
+    ]
+    return found
+
+
+def _value(name: str) -> Any:
+    return assumptions()[name]["value"]
+
+
+def arguments(
+    name: str, link: Link, point: RunPoint, red: tuple[float, float, float, float]
+) -> dict[str, Any]:
+    """The program's arguments for one run (only validated numbers and enum words)."""
+    min_th, max_th, q_weight, max_p = red
+    end = round(link.duration_s, 6)
+    return {
+        "experiment": name,
+        "run": run_digest(point),
+        "end": end,
+        "duration": end,
+        "seed": point.seed,
+        "queue": QUEUES[str(point.get("queue"))],
+        "waiting": int(point.get("buffer")),
+        "loss": link.loss,
+        "rateMbps": round(link.bps / 1e6, 9),
+        "bottleneckMs": round(link.bottleneck_s * 1000, 6),
+        "accessMbps": round(link.access_bps / 1e6, 9),
+        "accessMs": round(link.access_s * 1000, 6),
+        "otherWaiting": OTHER_QUEUE_PKTS,
+        "flows": link.flows,
+        "tcp": link.cc.agent,
+        "sack": link.cc.settings.get("sack", "true"),
+        "timestamps": _value("timestamps"),
+        "mss": link.mss,
+        "iw": link.initial_window_pkts,
+        "delAck": _value("delayed_ack_segments"),
+        "windowPkts": link.window_pkts,
+        "initialRto": _value("initial_rto_s"),
+        "minRto": _value("min_rto_s"),
+        "tick": _value("tick_s"),
+        "startJitter": link.start_jitter_s,
+        "cbrBytes": CBR_PACKET_BYTES,
+        "cbrInterval": round(link.cbr_interval_s, 9),
+        "redMinTh": round(min_th, 6),
+        "redMaxTh": round(max_th, 6),
+        "redQw": q_weight,
+        "redMaxP": max_p,
+        "redGentle": True,
+        "redMeanPkt": link.packet_bytes,
+        "codelTargetMs": _value("codel_target_ms"),
+        "codelIntervalMs": _value("codel_interval_ms"),
+        "pieTargetMs": _value("pie_target_ms"),
+        "fqFlows": _value("fq_flows"),
+        "fqQuantum": _value("fq_quantum_bytes"),
+    }
+
+
+def problems(where: str, link: Link, block: Mapping[str, Any]) -> list[str]:
+    """What the ns-3 program cannot run, each naming its key; a missing library names its
+    apt package."""
+    found = []
+    why = backend.missing()
+    if why:
+        found.append(f"{where}.backend: ns3 cannot run here: {why}")
+    if link.web_rate:
+        found.append(
+            f"{where}.flows.web_rate: {link.web_rate:g}; allowed on backend ns3: 0 (no PackMime "
+            "in ns-3.37; web flows run on ns2)"
+        )
+    if link.buffer_lo < MIN_BUFFER:
+        found.append(
+            f"{where}.buffers.min: {link.buffer_lo} packets; allowed on backend ns3: at least "
+            f"{MIN_BUFFER} (its queue disc holds one fewer than the buffer, the device queue "
+            "the last)"
+        )
+    if link.window_pkts * link.mss > MAX_SOCKET_BYTES:
+        found.append(
+            f"{where}.flows.window: {link.window_pkts} packets of {link.mss} B exceed ns-3's "
+            f"32-bit socket buffers; allowed on backend ns3: at most {MAX_SOCKET_BYTES // link.mss}"
+        )
+    return found
