@@ -8,6 +8,7 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from matplotlib.ticker import FuncFormatter
 
 from bufrepro.kit.figures import plt
 
@@ -23,17 +24,24 @@ PALETTE = {
 SIZES = (12.0, 90.0)
 
 
+def _minor(value: float, _pos: int) -> str:
+    """A minor tick of a log axis: labelled at 2 and 5 times a power of ten only."""
+    text = f"{value:g}"
+    return text if text.lstrip("0.")[:1] in ("2", "5") else ""
+
+
 def delay_vs_throughput(cells: pd.DataFrame, axes: Mapping[str, str]) -> Figure:
     """Mean delay (log axis) against mean throughput, one panel per `panel`, one line per queue
     through its buffers in order, the marker growing with the buffer.
 
     `cells` has columns panel, queue, buffer, throughput, delay (one row per cell); `axes` the
-    labels of throughput and delay, and the legend's title (legend). Panels and queues keep
-    their first appearance's order.
+    labels of throughput and delay, and the legend's title (legend). Panels keep their first
+    appearance's order, queues PALETTE's (others after it).
     """
     sns.set_theme(style="whitegrid", context="paper")
     panels = list(dict.fromkeys(cells["panel"]))
-    queues = list(dict.fromkeys(cells["queue"]))
+    seen = list(dict.fromkeys(cells["queue"]))
+    queues = [q for q in PALETTE if q in seen] + [q for q in seen if q not in PALETTE]
     buffers = sorted(cells["buffer"].unique())
     step = (SIZES[1] - SIZES[0]) / max(1, len(buffers) - 1)
     size = {b: SIZES[0] + i * step for i, b in enumerate(buffers)}
@@ -59,6 +67,8 @@ def delay_vs_throughput(cells: pd.DataFrame, axes: Mapping[str, str]) -> Figure:
                 zorder=3,
             )
         ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
+        ax.yaxis.set_minor_formatter(FuncFormatter(_minor))
         ax.tick_params(labelsize=7)
         ax.set_title(str(panel), fontsize=8)
         ax.set_xlabel(axes["throughput"], fontsize=8)
@@ -90,5 +100,5 @@ def delay_vs_throughput(cells: pd.DataFrame, axes: Mapping[str, str]) -> Figure:
         title=axes["legend"],
         title_fontsize=7,
     )
-    fig.tight_layout(rect=(0, 0.8 / (3.2 * nrows + 0.8) + 0.04, 1, 1))
+    fig.tight_layout(rect=(0, 0.7 / (3.2 * nrows + 0.8), 1, 1))
     return fig
