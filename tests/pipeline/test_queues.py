@@ -142,7 +142,7 @@ def test_the_sentence_says_where_the_conclusion_still_holds() -> None:
     table = _verdicts(ns2="holds", DropTail="partly", CoDel="holds", PIE="fails", FQ="holds")
     text = queues.sentence(table, "DropTail", ["DropTail", "RED"])
     assert text == (
-        "P: “Small is better.” still holds under CoDel and FQ; no longer holds under PIE "
+        "P: “Small is better.” holds under CoDel and FQ; does not hold under PIE "
         "(CoDel 4 of 4 comparisons, PIE 1 of 4 comparisons, FQ 4 of 4 comparisons). On the "
         "paper's own queue (DropTail) it holds on ns2 and holds only in part on ns3."
     )
