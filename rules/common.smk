@@ -39,6 +39,9 @@ OTHER_SIMULATORS = {s: plan.other_simulators(CFG, s) for s in STUDIES}
 OTHER_BATCHES = {
     (s, b): plan.batches(CFG, s, b) for s in STUDIES for b in OTHER_SIMULATORS[s]
 }
+# The further simulator that runs queues beyond a study's grid ("" if none): the report's
+# today's-queues section (rules/queues.smk).
+QUEUE_BACKEND = {s: plan.queue_backend(CFG, s) for s in STUDIES}
 BACKENDS = sorted(
     {registry.get(s).backend for s in STUDIES}
     | {b for s in STUDIES for b in OTHER_SIMULATORS[s]}
@@ -148,6 +151,17 @@ def cross_sim_files(study):
     ]
 
 
+def queue_files(study):
+    """The today's-queues tables and figure of a study (none unless QUEUE_BACKEND names one)."""
+    if not QUEUE_BACKEND[study]:
+        return []
+    return [
+        f"results/{study}/tables/queues_claims.csv",
+        f"results/{study}/tables/queues_conclusions.csv",
+        f"results/{study}/figures/queues.png",
+    ]
+
+
 def final_outputs():
     """Everything the default target builds: per-study tables and figures, and the report."""
     out = ["report/index.html"] if STUDIES else []
@@ -159,5 +173,6 @@ def final_outputs():
             *figure_files(study),
             *shown_table_files(study),
             *cross_sim_files(study),
+            *queue_files(study),
         ]
     return out

@@ -14,6 +14,7 @@ rule build_report:
         provenance=expand("results/{study}/provenance.json", study=STUDIES),
         tables=[f for study in STUDIES for f in shown_table_files(study)],
         cross_sim=[f for study in STUDIES for f in cross_sim_files(study)],
+        queues=[f for study in STUDIES for f in queue_files(study)],
         figures=[f for study in STUDIES for f in figure_files(study)],
         template="report/report.html.j2",
         captions=sorted(str(p) for p in Path("report/captions").glob("**/*.rst")),

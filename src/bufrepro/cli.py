@@ -50,6 +50,12 @@ def _parser() -> argparse.ArgumentParser:
     for p in (agg, cmp_, plot):
         p.add_argument("--tables", required=True, help="the study's tables folder")
     plot.add_argument("--out-dir", required=True)
+    for verb, what in (("judge", "tables"), ("plot", "figure")):
+        q = sub.add_parser(f"queues-{verb}", help=f"the today's-queues {what} of a study")
+        q.add_argument("--config", required=True, help="the validated config (YAML)")
+        q.add_argument("--study", required=True)
+        q.add_argument("--backend", required=True, help="the simulator that ran the queues")
+        q.add_argument("--out", required=True, help=f"where the {what} go")
     rep = sub.add_parser("report", help="the self-contained HTML report")
     for name in ("config", "results", "template", "out"):
         rep.add_argument(f"--{name}", required=True)
@@ -198,6 +204,21 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _queues(cfg: dict[str, Any], args: argparse.Namespace) -> None:
+    """queues-judge: queues_claims.csv and queues_conclusions.csv in --out (a folder);
+    queues-plot: the figure, --out a PNG file."""
+    from bufrepro.pipeline import queues
+
+    if args.command == "queues-judge":
+        n = queues.write(cfg, args.study, args.backend, Path("results"), Path(args.out))
+        print(f"{args.study}: {n} claim verdicts on the queues of {args.backend}")
+    else:
+        from bufrepro.kit.figures import save
+
+        save(queues.figure(cfg, args.study, args.backend, Path("results")), Path(args.out))
+        print(f"figure written: {args.out}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Dispatch a subcommand; see --help (`advise` and the experiment jobs: bufrepro.advise)."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -228,6 +249,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         bad = crosssim.write(cfg, args.study, args.backend, Path("results"), Path(args.tables))
         print(f"{args.study}: {bad} cell-metrics disagree between the simulators")
+    elif args.command.startswith("queues-"):
+        _queues(cfg, args)
     elif args.command == "aggregate":
         from bufrepro.pipeline import aggregate
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import functools
+import re
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from docs_markup import REPO, numbers, pages, rel
 
 from bufrepro import registry
 from bufrepro.experiments.link import ns3 as link_ns3
-from bufrepro.pipeline import bench, configuration, plan, progress
+from bufrepro.pipeline import bench, configuration, evidence, plan, progress
 
 PROFILES = {"quick": "config/quick.yaml", "default": "", "full": "config/full.yaml"}
 
@@ -32,6 +33,10 @@ def value(key: str) -> int:
     published.F      rows of published/F.csv;
     assumptions.S    the named assumptions of study S (its config's `assumptions` block);
     assumptions.link.ns3  the link experiment's named ns-2 -> ns-3 mappings (its ns3.yaml);
+    seeds.P.S        the seeds study S runs in profile P;
+    ns3.P.V          the default of variable V in the ns-3 program ns3/P.cc (`V = N` where
+                     it is declared; every program declaring V must agree);
+    evidence.min_seeds  the fewest seeds a judged result rests on (pipeline/evidence.py);
     studies          the studies found."""
     parts = key.split(".")
     if parts[0] == "runs" and len(parts) == 2:
@@ -50,9 +55,29 @@ def value(key: str) -> int:
         return len(link_ns3.assumptions())
     if parts[0] == "assumptions" and len(parts) == 2:
         return len(config("default")[parts[1]]["assumptions"])
+    if parts[0] == "seeds" and len(parts) == 3:
+        return len(config(parts[1])[parts[2]]["seeds"])
+    if parts[0] == "ns3" and len(parts) == 3:
+        return program_default(parts[1], parts[2])
+    if key == "evidence.min_seeds":
+        return evidence.MIN_SEEDS
     if key == "studies":
         return len(registry.names())
     raise KeyError(f"unknown number key {key!r} (see value()'s docstring)")
+
+
+def program_default(program: str, variable: str) -> int:
+    """The default an ns-3 program gives a variable where it declares it (`name = N`): ns3/P.cc
+    must declare it, every program of ns3/ that declares it must agree, and it must be whole."""
+    pattern = re.compile(rf"\b{re.escape(variable)} = ([0-9.]+)[,;]")
+    found = {
+        cc.stem: {float(v) for v in pattern.findall(cc.read_text(encoding="utf-8"))}
+        for cc in sorted((REPO / "ns3").glob("*.cc"))
+    }
+    values = set().union(*found.values())
+    if not found.get(program) or len(values) != 1 or not float(min(values)).is_integer():
+        raise KeyError(f"ns3.{program}.{variable}: defaults {found}")
+    return int(values.pop())
 
 
 CASES = sorted({(rel(p), n, k) for p in pages() for n, k in numbers(p)})
@@ -79,6 +104,8 @@ def test_number_is_the_pipelines(page: str, written: str, key: str) -> None:
 def test_a_key_nobody_computes_fails() -> None:
     with pytest.raises(KeyError):
         value("runs")
+    with pytest.raises(KeyError):
+        value("ns3.dumbbell.noSuchVariable")
 
 
 def test_keys_are_computed_from_the_configs() -> None:

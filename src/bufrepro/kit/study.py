@@ -177,9 +177,30 @@ class Study:
         a study whose compare() makes more overrides it with the diff's own path."""
         return self.compare(block, tables)["diff"]
 
+    def claims(self, block: Block, tables: Tables) -> pd.DataFrame:
+        """compare()'s "claims" alone, from the same tables (the today's-queues section judges
+        each queue's runs with it); a study whose compare() makes more overrides it with the
+        claims' own path."""
+        return self.compare(block, tables)["claims"]
+
     def draw(self, block: Block, tables: Tables) -> dict[str, Figure]:
         """Figures by name (the names of `figures`) from every table of the study."""
         raise NotImplementedError(f"{self.name}: draw()")
+
+    # -- today's queues: the papers' claims on a further simulator's other queues -----------
+    def queue_words(self) -> Mapping[str, Any]:
+        """The study's words for the report's "today's queues" section (its queues.yaml):
+        `papers` ({queue the paper sized, the claims' scope: {"paper": its name, "conclusion":
+        the claim carrying its buffer-sizing conclusion}}), `panel` (a figure panel's title,
+        {grid key} placeholders) and `axes` (the figure's words: throughput, delay, legend).
+        {} (the default): the study takes no part."""
+        return {}
+
+    def queue_cells(self, block: Block, summary: pd.DataFrame) -> pd.DataFrame:
+        """One row per cell of a summary table: panel (its title, queue_words' `panel` filled),
+        queue, buffer, throughput and delay (the axes queue_words names): the today's-queues
+        figure's points."""
+        raise NotImplementedError(f"{self.name}: queue_cells()")
 
     def required_metrics(self) -> tuple[str, ...]:
         """The reported metrics every run must have, defined (reported but not optional)."""

@@ -39,6 +39,21 @@ def simulator_block(cfg: Mapping[str, Any], name: str, backend: str) -> dict[str
     return block
 
 
+def queue_backend(cfg: Mapping[str, Any], name: str) -> str:
+    """The further simulator that runs queues beyond the study's own grid (today's AQMs, config
+    key simulator_queues), when the study has words for them (Study.queue_words); "" if none:
+    the report's "today's queues" section judges the papers' claims there."""
+    study = registry.get(name)
+    if not study.queue_words():
+        return ""
+    own = set(cfg[name].get("grid", {}).get("queue", []))
+    for backend in other_simulators(cfg, name):
+        queues = cfg.get("simulator_queues", {}).get(name, {}).get(backend) or []
+        if set(queues) - own:
+            return backend
+    return ""
+
+
 def batches(cfg: Mapping[str, Any], name: str, backend: str = "") -> list[list[RunPoint]]:
     """The study's runs in grid order, cut into batches of runs_per_job runs; on `backend`
     (one of other_simulators) when given, else on the study's own backend."""

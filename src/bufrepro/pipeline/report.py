@@ -15,7 +15,7 @@ import pandas as pd
 
 from bufrepro import registry
 from bufrepro.kit.paths import REPO_ROOT
-from bufrepro.pipeline import evidence, report_diff, report_text, summary
+from bufrepro.pipeline import evidence, plan, queues, report_diff, report_text, summary
 
 AWK_DIR = REPO_ROOT / "awk"
 
@@ -185,6 +185,35 @@ def readings_section(study: str, cfg: Mapping[str, Any], results: Path) -> dict[
     }
 
 
+def queues_section(cfg: Mapping[str, Any], results: Path) -> dict[str, Any]:
+    """Today's queues on the papers' grids: per study whose further simulator ran other queues,
+    a sentence per paper, the claims on every queue and the figure; the studies not run there.
+    {} when no configured study has such a simulator."""
+    chosen = [(s, plan.queue_backend(cfg, s)) for s in cfg["studies"]]
+    chosen = [(s, b) for s, b in chosen if b]
+    if not chosen:
+        return {}
+    sections = []
+    for study, backend in chosen:
+        tables = results / study / "tables"
+        figure = results / study / "figures" / f"{queues.FIGURE}.png"
+        claims = pd.read_csv(tables / "queues_claims.csv", keep_default_na=False)
+        sections.append(
+            {
+                "study": study,
+                "title": registry.get(study).title,
+                "backend": backend,
+                "sentences": list(pd.read_csv(tables / "queues_conclusions.csv")["sentence"]),
+                "claims": queues.pivot(claims, registry.get(study).backend),
+                "claims_caption": caption(study, "queues_claims", cfg),
+                "uri": _png_data_uri(figure),
+                "caption": caption(study, queues.FIGURE, cfg),
+            }
+        )
+    backends = sorted({b for _, b in chosen})
+    return {"studies": sections, "not_run": queues.not_run(registry.names(), backends)}
+
+
 def build(
     cfg: Mapping[str, Any],
     results: Path,
@@ -211,6 +240,7 @@ def build(
         min_validation=evidence.MIN_VALIDATION_VALUES,
         provenance=report_text.provenance(cfg, results, command, configfiles),
         studies=[study_section(s, cfg, results) for s in studies],
+        queues=queues_section(cfg, results),
         definitions=[
             {"script": str(p.relative_to(AWK_DIR)), "text": awk_header(p)}
             for p in sorted(AWK_DIR.glob("**/*.awk"))

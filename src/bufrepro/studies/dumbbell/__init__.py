@@ -214,6 +214,12 @@ class Dumbbell(Study):
         made = compare(block, tables["summary"], tables["published"], tables.get("runs"))
         return {**made, "consistency": consistency(block, tables["published"])}
 
+    def claims(self, block: Block, tables: Tables) -> pd.DataFrame:
+        """compare()'s claims alone (without the shape verdicts)."""
+        from bufrepro.studies.dumbbell.compare import verdicts
+
+        return verdicts(block, tables["summary"], tables["published"], tables.get("runs"))
+
     def diff(self, block: Block, tables: Tables) -> pd.DataFrame:
         """compare()'s diff alone: each published value against ours."""
         from bufrepro.studies.dumbbell.compare import diff
@@ -231,6 +237,18 @@ class Dumbbell(Study):
         if "runs" in tables:
             summary = delays.with_definition(block, summary, tables["runs"])
         return draw(summary, tables["published"], delays.published_metrics(block))
+
+    def queue_words(self) -> Mapping[str, Any]:
+        """Papers 000 and 001 by queue, their conclusion's claim, the figure's words."""
+        from bufrepro.studies.dumbbell import queues
+
+        return queues.words()
+
+    def queue_cells(self, block: Block, summary: pd.DataFrame) -> pd.DataFrame:
+        """TCP delay and throughput per cell (queues.py)."""
+        from bufrepro.studies.dumbbell import queues
+
+        return queues.cells(summary)
 
 
 STUDY = Dumbbell()

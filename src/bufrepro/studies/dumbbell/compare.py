@@ -46,14 +46,25 @@ def compare(
     table_diff = diff(block, summary, published)
     ours, paper = our_cells(summary, metrics), paper_cells(published)
     thresholds = dict(block["claims"])
-    claims = evaluate_claims(
-        ours,
-        paper,
-        CLAIMS,
-        thresholds,
-        scope_key="queue",
-        seed_files=SEED_FILES,
-    )
+    claims = verdicts(block, summary, published)
     table = shapes(ours, paper, thresholds)
     claims = shape_verdicts(claims, table, thresholds["holds_frac"])
     return {"diff": table_diff, "claims": claims, "shapes": table}
+
+
+def verdicts(
+    block: Block, summary: pd.DataFrame, published: pd.DataFrame, runs: pd.DataFrame | None = None
+) -> pd.DataFrame:
+    """Each claim on our cell means and on the paper's (compare()'s claims before the shape
+    verdicts); `runs` as for compare()."""
+    metrics = delays.published_metrics(block)
+    if runs is not None:
+        summary = delays.with_definition(block, summary, runs)
+    return evaluate_claims(
+        our_cells(summary, metrics),
+        paper_cells(published),
+        CLAIMS,
+        dict(block["claims"]),
+        scope_key="queue",
+        seed_files=SEED_FILES,
+    )

@@ -185,6 +185,12 @@ class Hstcp(Study):
 
         return {**compare.compare(block, tables), "consistency": consistency(block, tables)}
 
+    def claims(self, block: Block, tables: Tables) -> pd.DataFrame:
+        """compare()'s claims alone (compare.py)."""
+        from bufrepro.studies.hstcp import compare
+
+        return compare.claims(block, tables)
+
     def diff(self, block: Block, tables: Tables) -> pd.DataFrame:
         """compare()'s diff alone (compare.py)."""
         from bufrepro.studies.hstcp import compare
@@ -196,6 +202,18 @@ class Hstcp(Study):
         from bufrepro.studies.hstcp import band_plot, plots
 
         return {**plots.draw(tables), band_plot.FIGURE: band_plot.draw(tables.get("band"))}
+
+    def queue_words(self) -> Mapping[str, Any]:
+        """Paper 003 by queue, its conclusion's claim, the figure's words."""
+        from bufrepro.studies.hstcp import queues
+
+        return queues.words()
+
+    def queue_cells(self, block: Block, summary: pd.DataFrame) -> pd.DataFrame:
+        """Queueing delay (Little's law) and utilisation per cell (queues.py)."""
+        from bufrepro.studies.hstcp import queues
+
+        return queues.cells(block, summary)
 
 
 STUDY = Hstcp()

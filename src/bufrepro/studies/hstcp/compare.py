@@ -33,6 +33,13 @@ def compare_tables(
     }
 
 
+def claims(block: Block, tables: Tables) -> pd.DataFrame:
+    """compare()'s claims alone (without the shape verdicts), against the model as written;
+    without tables["twoflow_summary"] the two-flow half of the fairness claim is left out."""
+    model = as_written(model_table(block))
+    return evaluate(block, tables["summary"], model, tables.get("twoflow_summary"))
+
+
 def diff(block: Block, tables: Tables) -> pd.DataFrame:
     """compare()'s diff alone: every quantitative claim per cell, against the model as written."""
     return _diff(block, tables["published"], tables["summary"], as_written(model_table(block)))
