@@ -2,8 +2,8 @@
 // R1 -> R2, writing the stream awk/hstcp/hstcp.awk reads (the ns-2 scenario's, see
 // tcl/hstcp/hstcp.tcl.j2): the run's header, the M line (with this program's version and every
 // parameter as further key-value pairs), 'd' lines for the bottleneck's drops (ns-2 trace format),
-// Q samples of the bottleneck's counters every sampleS and at t0 and the end, and the end line
-// (EndLine below: the one place that writes it).
+// Q samples of the bottleneck's counters every sampleS and at t0 and the end, the E line, and
+// the end line "# end LINES SUM" (EndLine below: the one place that writes it).
 //
 // Nodes, as in the ns-2 scenario: R1 0, R2 1, the sink 2, flow f's source 3 + f.
 // Bottleneck counters (R1's device towards R2 and its root queue disc): an arrival is a packet
@@ -21,6 +21,9 @@
 #include "ns3/version-defines.h"
 
 #include <cmath>
+#include <cstdarg>
+#include <cstdlib>
+#include <cstring>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -32,7 +35,7 @@ using namespace ns3;
 #define NS3_LIB_VERSION                                                                        \
     NS3_STR(NS3_VERSION_MAJOR) "." NS3_STR(NS3_VERSION_MINOR) "." NS3_STR(NS3_VERSION_PATCH)
 
-static const char* PROGRAM_VERSION = "bufrepro-ns3-hstcp 1";
+static const char* PROGRAM_VERSION = "bufrepro-ns3-hstcp 2";
 static const uint16_t PORT0 = 5000;
 static const int FIRST_SOURCE = 3;
 
@@ -54,11 +57,157 @@ double g_qint = 0, g_qlast = 0;
 uint32_t g_seg = 960;
 uint64_t g_uid = 0;
 
-// The stream's end line: the only place that writes it (its format is the parser's to check).
+// The stream's checksum (docs/trusting-a-run.md, "Stream format"; the same arithmetic as
+// ns-2's StreamSum, ns2/patches/0008-stream-sum.patch, and dumbbell.cc, whose functions below
+// are a copy: ns3/build.sh builds each program from its one source file): P = 2^40 - 87; a
+// line's fields are its runs of characters other than space and tab; c(f) keeps every bit of
+// num(f) when it is not 0, else hashes f's bytes; v(L) = (length(L) + sum i * c(f_i)) mod P;
+// S = (S*31 + v + P) mod P.
+const long long SUM_P = 1099511627689LL; // 2^40 - 87, prime
+long long g_sumLines = 0;
+long long g_sum = 0;
+std::string g_line; // the line being written (Printf), summed and written by EndOfLine
+
+// The length of f's numeric prefix [-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)? (0: none).
+int
+NumericPrefix(const char* f, int n)
+{
+    int i = 0, digits = 0;
+    if (i < n && (f[i] == '-' || f[i] == '+'))
+    {
+        i++;
+    }
+    while (i < n && f[i] >= '0' && f[i] <= '9')
+    {
+        i++;
+        digits++;
+    }
+    if (i < n && f[i] == '.')
+    {
+        i++;
+        while (i < n && f[i] >= '0' && f[i] <= '9')
+        {
+            i++;
+            digits++;
+        }
+    }
+    if (digits == 0)
+    {
+        return 0;
+    }
+    if (i < n && (f[i] == 'e' || f[i] == 'E'))
+    {
+        int j = i + 1;
+        if (j < n && (f[j] == '-' || f[j] == '+'))
+        {
+            j++;
+        }
+        int e = j;
+        while (j < n && f[j] >= '0' && f[j] <= '9')
+        {
+            j++;
+        }
+        if (j > e)
+        {
+            i = j;
+        }
+    }
+    return i;
+}
+
+// c(f): a nonzero number's every bit (x * 2^30's integer part and the fraction's 52 bits, each
+// mod P), else the byte hash W(f).
+long long
+FieldValue(const char* f, int n)
+{
+    int m = NumericPrefix(f, n);
+    if (m > 0)
+    {
+        double x = std::strtod(std::string(f, m).c_str(), nullptr);
+        if (x != 0)
+        {
+            double y = x * 1073741824.0;                        // 2^30
+            double hi = std::trunc(y);
+            double lo = std::trunc((y - hi) * 4503599627370496.0); // 2^52
+            return (long long)std::fmod(hi, (double)SUM_P) + (long long)std::fmod(lo, (double)SUM_P);
+        }
+    }
+    long long w = 0;
+    for (int i = 0; i < n; i++)
+    {
+        w = (w * 257 + (unsigned char)f[i]) % SUM_P;
+    }
+    return w;
+}
+
+// v(L) for a line without its newline.
+long long
+LineValue(const char* line, int n)
+{
+    long long s = n;
+    int i = 0, k = 0;
+    while (i < n)
+    {
+        while (i < n && (line[i] == ' ' || line[i] == '\t'))
+        {
+            i++;
+        }
+        if (i >= n)
+        {
+            break;
+        }
+        int b = i;
+        while (i < n && line[i] != ' ' && line[i] != '\t')
+        {
+            i++;
+        }
+        k++;
+        s += (long long)k * FieldValue(line + b, i - b);
+    }
+    return s % SUM_P;
+}
+
+// Append printf-formatted text to the line being written.
+void
+Printf(const char* fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = std::vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    if (n < (int)sizeof(buf))
+    {
+        g_line.append(buf, n > 0 ? n : 0);
+        return;
+    }
+    std::vector<char> big(n + 1);
+    va_start(ap, fmt);
+    std::vsnprintf(big.data(), big.size(), fmt, ap);
+    va_end(ap);
+    g_line.append(big.data(), n);
+}
+
+// Write the line (and its newline) to the stream and sum it: every line before the end line
+// goes through here, the header and the M line included.
+void
+EndOfLine(FILE* out)
+{
+    std::fwrite(g_line.data(), 1, g_line.size(), out);
+    std::fputc('\n', out);
+    g_sumLines++;
+    g_sum = (g_sum * 31 + LineValue(g_line.data(), (int)g_line.size()) + SUM_P) % SUM_P;
+    g_line.clear();
+}
+
+// The stream's last lines: the E line, then the end line "# end LINES SUM" (the only place
+// that writes it; its format is the parser's to check).
 void
 EndLine(FILE* out, double t)
 {
-    std::fprintf(out, "E %g\n", t);
+    Printf("E %g", t);
+    EndOfLine(out);
+    std::fprintf(out, "# end %lld %lld\n", g_sumLines, g_sum);
 }
 
 void
@@ -112,8 +261,7 @@ WriteDrop(Ptr<const QueueDiscItem> item)
     }
     if (g_out)
     {
-        std::fprintf(g_out,
-                     "d %.9f 0 1 tcp %u ------- %d %d.0 2.%d %lld %llu\n",
+        Printf("d %.9f 0 1 tcp %u ------- %d %d.0 2.%d %lld %llu",
                      Simulator::Now().GetSeconds(),
                      item->GetSize(),
                      f,
@@ -121,6 +269,7 @@ WriteDrop(Ptr<const QueueDiscItem> item)
                      f,
                      seq,
                      (unsigned long long)++g_uid);
+        EndOfLine(g_out);
     }
 }
 
@@ -172,8 +321,7 @@ void
 Sample()
 {
     QueueChange(0);
-    std::fprintf(g_out,
-                 "Q %.9f %llu %llu %llu %llu %llu %lld %.9f",
+    Printf("Q %.9f %llu %llu %llu %llu %llu %lld %.9f",
                  Simulator::Now().GetSeconds(),
                  (unsigned long long)g_arr,
                  (unsigned long long)g_dep,
@@ -185,8 +333,7 @@ Sample()
     for (size_t f = 0; f < g_flows.size(); ++f)
     {
         const Flow& x = g_flows[f];
-        std::fprintf(g_out,
-                     " %zu:%llu:%llu:%llu:%lld:%g",
+        Printf(" %zu:%llu:%llu:%llu:%lld:%g",
                      f,
                      (unsigned long long)x.arr,
                      (unsigned long long)x.dep,
@@ -194,7 +341,7 @@ Sample()
                      x.ack,
                      x.cwnd);
     }
-    std::fputc('\n', g_out);
+    EndOfLine(g_out);
 }
 
 void
@@ -463,24 +610,25 @@ main(int argc, char* argv[])
             return 2;
         }
         std::setvbuf(g_out, nullptr, _IOFBF, 1 << 20);
-        std::fprintf(g_out, "# bufrepro %s run=%s seed=%u end=%s\n", study.c_str(), run.c_str(),
-                     seed, end.c_str());
-        std::fprintf(g_out,
-                     "M capacity_bps %.0f packet_bytes %u buffer_pkts %u flows %d t0 %g t1 %g "
-                     "sample_s %g level counters program %s ns3 %s queue %s waiting %u "
-                     "accessMbps %g sinkMbps %g sinkDelayMs %g bottleneckDelayMs %g "
-                     "accessDelaysMs %s accessWaiting %u tcp %s recovery %s sack %d iw %u "
-                     "delAck %u sockPkts %u initialRto %g minRto %g tick %g startS %g "
-                     "startJitter %g redMinTh %g redMaxTh %g redQw %g redMaxP %g redGentle %d "
-                     "redAdaptive %d codelTargetMs %g codelIntervalMs %g pieTargetMs %g "
-                     "fqFlows %u fqQuantum %u seed %u\n",
-                     bottleneckMbps * 1e6, packetBytes, bufferPkts, n, warmup, duration, sampleS,
-                     PROGRAM_VERSION, NS3_LIB_VERSION, queue.c_str(), waiting, accessMbps,
-                     sinkMbps, sinkDelayMs, bottleneckDelayMs, accessDelaysMs.c_str(),
-                     accessWaiting, tcp.c_str(), recovery.c_str(), (int)sack, iw, delAck,
-                     sockPkts, initialRto, minRto, tick, startS, startJitter, redMinTh, redMaxTh,
-                     redQw, redMaxP, (int)redGentle, (int)redAdaptive, codelTargetMs,
-                     codelIntervalMs, pieTargetMs, fqFlows, fqQuantum, seed);
+        Printf("# bufrepro %s run=%s seed=%u end=%s", study.c_str(), run.c_str(), seed,
+               end.c_str());
+        EndOfLine(g_out);
+        Printf("M capacity_bps %.0f packet_bytes %u buffer_pkts %u flows %d t0 %g t1 %g "
+               "sample_s %g level counters program %s ns3 %s queue %s waiting %u "
+               "accessMbps %g sinkMbps %g sinkDelayMs %g bottleneckDelayMs %g "
+               "accessDelaysMs %s accessWaiting %u tcp %s recovery %s sack %d iw %u "
+               "delAck %u sockPkts %u initialRto %g minRto %g tick %g startS %g "
+               "startJitter %g redMinTh %g redMaxTh %g redQw %g redMaxP %g redGentle %d "
+               "redAdaptive %d codelTargetMs %g codelIntervalMs %g pieTargetMs %g "
+               "fqFlows %u fqQuantum %u seed %u",
+               bottleneckMbps * 1e6, packetBytes, bufferPkts, n, warmup, duration, sampleS,
+               PROGRAM_VERSION, NS3_LIB_VERSION, queue.c_str(), waiting, accessMbps,
+               sinkMbps, sinkDelayMs, bottleneckDelayMs, accessDelaysMs.c_str(),
+               accessWaiting, tcp.c_str(), recovery.c_str(), (int)sack, iw, delAck,
+               sockPkts, initialRto, minRto, tick, startS, startJitter, redMinTh, redMaxTh,
+               redQw, redMaxP, (int)redGentle, (int)redAdaptive, codelTargetMs,
+               codelIntervalMs, pieTargetMs, fqFlows, fqQuantum, seed);
+        EndOfLine(g_out);
         q->TraceConnectWithoutContext("Enqueue", MakeCallback(&OnArrive));
         q->TraceConnectWithoutContext("DropBeforeEnqueue", MakeCallback(&OnDropBefore));
         q->TraceConnectWithoutContext("DropAfterDequeue", MakeCallback(&OnDropAfter));

@@ -14,7 +14,9 @@
 #            larger than the link could carry in the interval fails the run.
 #   ns-2 trace lines of the bottleneck: 'd' drops ($2 time, $3 from, $4 to, $6 size, $8 fid);
 #            with level events also '+', '-', 'r' (every packet).
-#   E line  (last): $2 end time.
+#   E line: $2 end time; then the end line "# end LINES SUM" (lib/streamsum.awk), written by
+#            the simulator (ns-2: a StreamSum attached to the stream, ns2/patches/0009; ns-3:
+#            ns3/hstcp.cc): the count and checksum of every line before it, the header included.
 # Parameters (-v): t0, t1 - measurement window (s); t_end - simulated end (s); from, to -
 #   the bottleneck's nodes; bps - its capacity (bit/s); pkt - packet size on the wire (bytes);
 #   optional, checked against the M line when set: buffer - buffer_pkts; flows - the flow
@@ -24,11 +26,16 @@
 #   each failure names the file, the line and the rule, and nothing is printed): line 1 is the
 #   run's header "# " fingerprint (another study, seed, end or run fails, naming the field); the
 #   M line's capacity, packet size, window (and buffer, flows, sample_s when given) are the
-#   run's; every line has its fields (Q: 9 + flows, trace lines 12, E 2); times numeric, never
-#   decreasing, not after t_end; no duplicated line (identical to an earlier line of the same
-#   time; except two Q samples at t0); no CR (CRLF endings are rejected), no NUL; trace lines
-#   only on from -> to; the E line at t_end; arrivals at the bottleneck in [t0, t1] imply
-#   departures.
+#   run's; every line has its fields (Q: 9 + flows, trace lines 12, E 2) of their types (Q:
+#   counters integers, the integral a number, each flow fid:arr:dep:drop:ack:cwnd of integers
+#   and a number; trace lines as lib/wired.awk's: event, node numbers, a name, a size, flags,
+#   flow, node.port addresses, sequence number, uid); times numeric, never decreasing, not
+#   after t_end; no duplicated line (identical to an earlier line of the same time; except two
+#   Q samples at t0); no CR (CRLF endings are rejected), no NUL; trace lines only on
+#   from -> to; the E line at t_end; arrivals at the bottleneck in [t0, t1] imply departures;
+#   with a fingerprint, the end line after the E line, its count and checksum those of the
+#   lines before it (a stream cut and re-ended, spliced under another header, or edited fails;
+#   nothing may follow it).
 # Run with LC_ALL=C AWKPATH=awk/lib (lib/metrics.awk, lib/integrity.awk), as the pipeline does.
 # Definitions (window [t0, t1], from the Q samples at exactly t0 and t1). The counters give the
 # packets that left the queue (started transmission) between the samples: with the packets in
@@ -53,7 +60,7 @@
 #   jain_index            (sum x)^2 / (n sum x^2) over the flows' throughput x
 #   tput_ratio_short_long throughput of the shortest-RTT flow (lowest fid) / of the longest
 #   tput_min_max_ratio    smallest / largest flow throughput
-#   trace_lines           lines read (the header excluded); trace_drop_lines 'd' lines of the bottleneck
+#   trace_lines           lines read (the header and the end line excluded); trace_drop_lines 'd' lines of the bottleneck
 #   With level events, from the per-packet lines (cross-checks of the counters):
 #   ev_link_utilisation   bytes of '-' events in [t0, t1] x 8 / (bps x (t1 - t0))
 #   ev_queue_avg_pkts     time average of the queue rebuilt from + / - / d events
@@ -74,11 +81,17 @@ BEGIN {
         usage = 1; exit 2
     }
     eps = 1e-9; integ_init(); M_AT = 1  # the M line's number: 2 after a header
+    INTEG_WANT_END = (fingerprint != "")  # a run's stream ends with "# end LINES SUM"
 }
 # Line 1: the run's header (skipped once checked; a missing one fails, and the line is read).
 NR == 1 && integ_header() { M_AT = 2; next }
 # Every line: no CR, no NUL (integ_line checks these with the time).
 index($0, "\r") || index($0, "\0") { integ_line("0"); next }
+# The end line "# end LINES SUM" (lib/integrity.awk's integ_footer, lib/streamsum.awk) closes
+# the stream; nothing may follow it. Every line before it is summed.
+INTEG_ENDED { fail("a line after the end line (appended, or two streams joined?): " substr($0, 1, 80)); next }
+$1 == "#" { integ_footer(); next }
+{ ssum_line() }
 function unwrap(name, raw,    d) {
     # unwrapped value of 32-bit counter `name` given its raw sample
     if (!(name in U)) { U[name] = raw; R[name] = raw; if (raw < 0) fail(name " starts negative: " raw); return U[name] }
@@ -108,6 +121,7 @@ $1 == "E" {
 }
 $1 == "Q" {
     if (NF != 9 + nflows) { fail("malformed sample (" NF " fields, " 9 + nflows " expected)"); next }
+    if (($3 " " $4 " " $5 " " $6 " " $7 " " $8) !~ /^-?[0-9]+ -?[0-9]+ -?[0-9]+ -?[0-9]+ -?[0-9]+ -?[0-9]+$/ || $9 !~ /^-?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$/) { fail("malformed sample (counters integers, the queue integral a number): " substr($0, 1, 80)); next }
     INTEG_REPEAT = ($2 + 0 > t0 - eps && $2 + 0 < t0 + eps)
     integ_line($2); INTEG_REPEAT = 0
     tm = $2 + 0
@@ -122,7 +136,7 @@ $1 == "Q" {
     qlen = $8 + 0; integ = $9 + 0
     for (i = 10; i <= NF; i++) {
         n = split($i, c, ":")
-        if (n != 6) { fail("malformed flow field " $i); continue }
+        if (n != 6 || $i !~ /^[0-9]+(:-?[0-9]+){4}:-?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$/) { fail("malformed flow field " substr($i, 1, 60) " (fid:arrivals:departures:drops:ack:cwnd, integers and a number)"); continue }
         f = c[1]; fid[i - 9] = f
         FA[f] = unwrap("a" f, c[2]); FD[f] = unwrap("d" f, c[3]); FX[f] = unwrap("x" f, c[4])
         ACK[f] = c[5] + 0; CW[f] = c[6] + 0
@@ -136,6 +150,8 @@ $1 == "Q" {
     next
 }
 NF != 12 { fail("malformed or truncated line (" NF " fields, 12 expected): " substr($0, 1, 80)); next }
+# A trace line's fields of their types (lib/wired.awk's pattern; single spaces).
+$0 !~ /^[-+rd] [^ ]+ [0-9]+ [0-9]+ [A-Za-z][A-Za-z0-9_]* [0-9]+ [-A-Za-z]+ -?[0-9]+ [0-9]+(\.-?[0-9]+)+ [0-9]+(\.-?[0-9]+)+ -?[0-9]+ [0-9]+$/ { fail("malformed trace line (event, time, node numbers, type, size, flags, flow, addresses node.port, sequence number, uid): " substr($0, 1, 80)); next }
 { integ_line($2) }  # a failure is recorded; the line's other checks still run
 $3 != from || $4 != to { fail("event of another link: " substr($0, 1, 80)); next }
 { tm = $2 + 0; ev = $1 }
@@ -223,7 +239,7 @@ END {
     printf "jain_index\t%.6f\n", (sum2 > 0) ? sum * sum / (n * sum2) : 0
     printf "tput_ratio_short_long\t%.6f\n", (xlast > 0) ? xfirst / xlast : 0
     printf "tput_min_max_ratio\t%.6f\n", (xmax > 0) ? xmin / xmax : 0
-    printf "trace_lines\t%d\n", NR - (M_AT - 1)
+    printf "trace_lines\t%d\n", NR - (M_AT - 1) - INTEG_ENDED
     printf "trace_drop_lines\t%d\n", ndrop_lines
     if (events) {
         printf "ev_link_utilisation\t%.6f\n", evbytes * 8 / (bps * T)

@@ -1,10 +1,12 @@
 """The binding corpus (binding_mutations): every mishap fails its parser loudly, per stream format.
 
-Formats: the text traces of dumbbell, ramya and vegas (trace_level full), the WiredTally streams
-of dumbbell and ramya and vegas's MixedTally stream (trace_level tally), and ramya's three side
-files (rtt, ping, queue). The originals are real tiny runs, streams kept; each mutation is parsed
-as execute() parses the stream: a non-zero exit, nothing on stdout, the file and a line number on
-stderr. Every class has at least 20 mishaps for every format it applies to.
+Formats: the text traces of dumbbell, ramya and vegas (trace_level full), hstcp's counter
+stream (trace_level counters), the WiredTally streams of dumbbell and ramya and vegas's
+MixedTally stream (trace_level tally), and ramya's three side files (rtt, ping, queue). The
+originals are real tiny runs, streams kept; each mutation is parsed as execute() parses the
+stream: a non-zero exit, nothing on stdout, the file and a line number on stderr. Every class
+has at least 20 mishaps for every format it applies to (hstcp's resealed edits and deletions:
+hstcp_mutations; ns-3's hstcp stream: test_faults_ns3.py).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import binding_mutations as bm
+import hstcp_mutations as hm
 import pytest
 from fault_runs import KeptRun, config, kept_run, kept_runs, parse
 
@@ -22,7 +25,7 @@ from bufrepro.backends.streamsum import field_value
 
 pytestmark = pytest.mark.usefixtures("ns_available")
 
-TEXT = ("dumbbell", "ramya", "vegas")
+TEXT = ("dumbbell", "hstcp", "ramya", "vegas")
 TALLY = ("dumbbell", "ramya", "vegas")
 SIDES = ("rtt", "ping", "queue")
 
@@ -120,6 +123,9 @@ def classes(fmt: str, runs: dict[str, KeptRun]) -> dict[str, dict[str, bm.Mutati
     if fmt in ("text:dumbbell", "text:ramya"):
         out["resealed_edit"] = {k: bm.resealed(m) for k, m in bm.wired_edits().items()}
         out["deleted_resealed"] = bm.deletions()
+    elif fmt == "text:hstcp":
+        out["resealed_edit"] = hm.edits()
+        out["deleted_resealed"] = hm.deletions()
     elif fmt == "text:vegas":
         out["resealed_edit"] = {k: bm.resealed(m) for k, m in bm.vegas_edits().items()}
     else:  # tally streams and side files: a value that is not a number, resealed

@@ -11,6 +11,7 @@ import subprocess
 
 import binding_mutations as bm
 import fault_runs
+import hstcp_mutations as hm
 import pytest
 import tally_mutations
 import test_faults_binding as binding
@@ -100,12 +101,12 @@ def test_a_foreign_ns3_run_fails_at_its_header(
     assert f"{damaged.name}: line 1: {FOREIGN_RUN[kind]}" in err, err[:600]
 
 
-# The binding corpus (test_faults_binding.py) on the ns-3 dumbbell trace: the same classes as on
-# ns-2's text traces (hstcp's ns-3 stream, like ns-2's, ends with its E line, not a checksum).
+# The binding corpus (test_faults_binding.py) on the ns-3 streams: the same classes as on
+# ns-2's dumbbell trace and hstcp counter stream.
 BINDING = ("cut_reended", "edited", "spliced", "resealed_edit", "deleted_resealed")
 
 
-def _binding(run: KeptRun, cls: str) -> dict[str, bm.Mutation]:
+def _binding(run: KeptRun, cls: str, study: str) -> dict[str, bm.Mutation]:
     donors = {
         "other_seed": binding._lines(run.other_seed.run_dir / run.other_seed.stream),
         "other_buffer": binding._lines(run.other_buffer.run_dir / run.other_buffer.stream),
@@ -115,30 +116,36 @@ def _binding(run: KeptRun, cls: str) -> dict[str, bm.Mutation]:
         "cut_reended": bm.CUT,
         "edited": bm.generic_edits(),
         "spliced": bm.splices(donors),
-        "resealed_edit": {k: bm.resealed(m) for k, m in bm.wired_edits().items()},
-        "deleted_resealed": bm.deletions(),
+        "resealed_edit": (
+            hm.edits()
+            if study == "hstcp"
+            else {k: bm.resealed(m) for k, m in bm.wired_edits().items()}
+        ),
+        "deleted_resealed": hm.deletions() if study == "hstcp" else bm.deletions(),
     }[cls]
 
 
-def test_the_ns3_dumbbell_end_line_is_the_reference_checksum(kept: dict[str, KeptRun]) -> None:
-    data = binding._lines(kept["dumbbell"].stream)
+@pytest.mark.parametrize("study", STUDIES)
+def test_the_ns3_end_line_is_the_reference_checksum(kept: dict[str, KeptRun], study: str) -> None:
+    data = binding._lines(kept[study].stream)
     assert data[-1] == bm.end_line(data[:-1]), data[-1]
 
 
 @pytest.mark.parametrize("cls", BINDING)
-def test_every_binding_mishap_on_the_ns3_trace_fails_loudly(
-    kept: dict[str, KeptRun], cls: str
+@pytest.mark.parametrize("study", STUDIES)
+def test_every_binding_mishap_on_an_ns3_stream_fails_loudly(
+    kept: dict[str, KeptRun], study: str, cls: str
 ) -> None:
-    run = kept["dumbbell"]
-    kinds = _binding(run, cls)
-    assert len(kinds) >= 20, f"{cls}: {len(kinds)} mishaps"
+    run = kept[study]
+    kinds = _binding(run, cls, study)
+    assert len(kinds) >= 20, f"{study} {cls}: {len(kinds)} mishaps"
     original = binding._lines(run.stream)
     quiet = []
     for name, mutate in sorted(kinds.items()):
         damaged = mutate(original)
         if damaged == original or binding._unread(original, damaged):
             continue
-        proc = binding._parse(run, "text:dumbbell", f"fault-{cls}-{name}.tr", damaged)
+        proc = binding._parse(run, f"text:{study}", f"fault-{cls}-{name}.tr", damaged)
         problem = binding._loud(proc, f"fault-{cls}-{name}.tr")
         if problem:
             quiet.append(problem)

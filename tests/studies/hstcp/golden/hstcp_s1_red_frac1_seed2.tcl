@@ -216,6 +216,10 @@ lappend fids 9
 # --- What the bottleneck reports (see the header) ---
 set tf [open bottleneck.fifo w]
 fconfigure $tf -buffering full -buffersize 1048576
+# A StreamSum (the patched ns-2) sums every line written to the stream from here on, whoever
+# writes it (the trace objects, Tcl's puts); finish ends the stream with "# end LINES SUM".
+set tsum [new StreamSum]
+$tsum attach $tf
 # The run's fingerprint, the stream's first line (before the M line): the parser checks study,
 # seed, end and run.
 puts $tf "# bufrepro hstcp run=cb6c96139779eead seed=2 end=30"
@@ -260,6 +264,9 @@ proc finish {} {
     sample
     puts $tf "E [$ns now]"
     $ns flush-trace
+    # The stream's last line "# end LINES SUM": its parser fails a stream without it (cut short)
+    # or whose lines do not match it (cut and re-ended, spliced, edited).
+    [set ::tsum] end
     close $tf
 
 

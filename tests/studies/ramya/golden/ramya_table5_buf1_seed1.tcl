@@ -21,9 +21,10 @@ Agent/TCP set ecn_ 0
 
 set tf [open out.tr w]
 # The run's fingerprint, the first line of the trace and of each side file (rtt, ping, queue):
-# their parsers check study, seed, end and run. A StreamSum (the patched ns-2) writes it into
-# the trace and the rtt file and sums every line after it; finish ends each file with
-# "# end LINES SUM" (docs/trusting-a-run.md, "Stream format").
+# their parsers check study, seed, end and run. A StreamSum (the patched ns-2) attached to each
+# file sums every line written to it from then on, whoever writes it (the trace, the TCP
+# agent's rtt_ trace, Tcl's puts); finish ends each file with "# end LINES SUM"
+# (docs/trusting-a-run.md, "Stream format").
 set tsum [new StreamSum]
 $tsum attach $tf
 $tsum puts "# bufrepro ramya run=604cd4bc0d0c5c26 seed=1 end=5"
@@ -67,6 +68,8 @@ $ns queue-limit $n(1) $n(2) 2
 # --- Queue length at R1 -> R2 (waiting packets, the one on the wire excluded), sampled ---
 set qmon [$ns monitor-queue $n(1) $n(2) "" 0.1]
 set qf [open queue.tr w]
+set qsum [new StreamSum]
+$qsum attach $qf
 puts $qf "# bufrepro ramya run=604cd4bc0d0c5c26 seed=1 end=5"
 proc sample_queue {} {
     global ns qmon qf
@@ -97,6 +100,8 @@ $ns at [expr {0.0 + [$startvar value]}] "$ftp start"
 
 # --- Ping (Section 4.1): a request every 0.01 s from node 4 to node 5 ---
 set pf [open ping.tr w]
+set psum [new StreamSum]
+$psum attach $pf
 puts $pf "# bufrepro ramya run=604cd4bc0d0c5c26 seed=1 end=5"
 
 
@@ -108,24 +113,10 @@ proc finish {} {
     # or whose lines do not match it (cut and re-ended, spliced, edited).
     [set ::tsum] end
     close $tf
-    [set ::rsum] end
+    foreach s {rsum qsum psum} { [set ::$s] end }
     close $qf
     close $rf
     close $pf
-    # The queue samples and the ping log, written by Tcl's puts (an OTcl call per line would
-    # cost a fifth of a ping run's CPU), are read back and rewritten through a StreamSum,
-    # which ends each with "# end LINES SUM", before ns exits and any parser reads them.
-    foreach name {queue.tr ping.tr} {
-        set f [open $name r]
-        set text [read $f]
-        close $f
-        set f [open $name w]
-        set s [new StreamSum]
-        $s attach $f
-        $s puts $text
-        $s end
-        close $f
-    }
     puts "BUFREPRO_DONE [$ns now]"
     exit 0
 }
