@@ -32,6 +32,7 @@ def spec(cfg: dict[str, Any], p: RunPoint, where: Path, level: str | None = None
         parser_args=STUDY.parse_args(block, p),
         stream=STUDY.stream,
         kept_files=STUDY.kept_files,
+        options=STUDY.backend_options,
     )
 
 
