@@ -16,7 +16,7 @@ package="$(dpkg-query -W -f='${Package} ${Version}' libns3-dev 2>/dev/null || ec
 # Debian's ns3 .pc files carry a stray "-I/usr\;" flag: dropped.
 flags="-O2 -std=c++17 $(pkg-config --cflags $modules | sed 's|-I/usr\\;||g')"
 libs="$(pkg-config --libs $modules)"
-sources="$(cat "$here"/*.cc | sha256sum | cut -d' ' -f1)"
+sources="$(cat "$here"/*.cc "$here"/*.h | sha256sum | cut -d' ' -f1)"
 mkdir -p "$prefix"
 record="$prefix/build.txt"
 want="sources $sources

@@ -19,6 +19,7 @@
 #include "ns3/ppp-header.h"
 #include "ns3/traffic-control-module.h"
 #include "ns3/version-defines.h"
+#include "streamsum.h"
 
 #include <cmath>
 #include <cstdarg>
@@ -29,6 +30,9 @@
 #include <vector>
 
 using namespace ns3;
+
+// The line being written (Printf), summed and written by EndOfLine.
+std::string g_line;
 
 #define NS3_STR2(x) #x
 #define NS3_STR(x) NS3_STR2(x)
@@ -56,116 +60,6 @@ long long g_q = 0;
 double g_qint = 0, g_qlast = 0;
 uint32_t g_seg = 960;
 uint64_t g_uid = 0;
-
-// The stream's checksum (docs/trusting-a-run.md, "Stream format"; the same arithmetic as
-// ns-2's StreamSum, ns2/patches/0008-stream-sum.patch, and dumbbell.cc, whose functions below
-// are a copy: ns3/build.sh builds each program from its one source file): P = 2^40 - 87; a
-// line's fields are its runs of characters other than space and tab; c(f) keeps every bit of
-// num(f) when it is not 0, else hashes f's bytes; v(L) = (length(L) + sum i * c(f_i)) mod P;
-// S = (S*31 + v + P) mod P.
-const long long SUM_P = 1099511627689LL; // 2^40 - 87, prime
-long long g_sumLines = 0;
-long long g_sum = 0;
-std::string g_line; // the line being written (Printf), summed and written by EndOfLine
-
-// The length of f's numeric prefix [-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)? (0: none).
-int
-NumericPrefix(const char* f, int n)
-{
-    int i = 0, digits = 0;
-    if (i < n && (f[i] == '-' || f[i] == '+'))
-    {
-        i++;
-    }
-    while (i < n && f[i] >= '0' && f[i] <= '9')
-    {
-        i++;
-        digits++;
-    }
-    if (i < n && f[i] == '.')
-    {
-        i++;
-        while (i < n && f[i] >= '0' && f[i] <= '9')
-        {
-            i++;
-            digits++;
-        }
-    }
-    if (digits == 0)
-    {
-        return 0;
-    }
-    if (i < n && (f[i] == 'e' || f[i] == 'E'))
-    {
-        int j = i + 1;
-        if (j < n && (f[j] == '-' || f[j] == '+'))
-        {
-            j++;
-        }
-        int e = j;
-        while (j < n && f[j] >= '0' && f[j] <= '9')
-        {
-            j++;
-        }
-        if (j > e)
-        {
-            i = j;
-        }
-    }
-    return i;
-}
-
-// c(f): a nonzero number's every bit (x * 2^30's integer part and the fraction's 52 bits, each
-// mod P), else the byte hash W(f).
-long long
-FieldValue(const char* f, int n)
-{
-    int m = NumericPrefix(f, n);
-    if (m > 0)
-    {
-        double x = std::strtod(std::string(f, m).c_str(), nullptr);
-        if (x != 0)
-        {
-            double y = x * 1073741824.0;                        // 2^30
-            double hi = std::trunc(y);
-            double lo = std::trunc((y - hi) * 4503599627370496.0); // 2^52
-            return (long long)std::fmod(hi, (double)SUM_P) + (long long)std::fmod(lo, (double)SUM_P);
-        }
-    }
-    long long w = 0;
-    for (int i = 0; i < n; i++)
-    {
-        w = (w * 257 + (unsigned char)f[i]) % SUM_P;
-    }
-    return w;
-}
-
-// v(L) for a line without its newline.
-long long
-LineValue(const char* line, int n)
-{
-    long long s = n;
-    int i = 0, k = 0;
-    while (i < n)
-    {
-        while (i < n && (line[i] == ' ' || line[i] == '\t'))
-        {
-            i++;
-        }
-        if (i >= n)
-        {
-            break;
-        }
-        int b = i;
-        while (i < n && line[i] != ' ' && line[i] != '\t')
-        {
-            i++;
-        }
-        k++;
-        s += (long long)k * FieldValue(line + b, i - b);
-    }
-    return s % SUM_P;
-}
 
 // Append printf-formatted text to the line being written.
 void

@@ -4,7 +4,7 @@
 
 rule build_ns3:
     input:
-        sources=sorted(glob.glob("ns3/*.cc")),
+        sources=sorted(glob.glob("ns3/*.cc") + glob.glob("ns3/*.h")),
         script="ns3/build.sh",
     output:
         record=backends.get("ns3", CFG).requires({})[0],
