@@ -21,7 +21,15 @@ BUILD_RECORD = "build.txt"
 PACKAGES = "libns3-dev libgsl-dev pkg-config g++"
 # The bottleneck queues and TCP variants the scenario programs implement (their --queue and
 # --tcp); a study's config is checked against these before any run.
-QUEUES = ("DropTail", "RED", "CoDel", "PIE", "FQ-CoDel")
+# The config's queue names, and the word each program's --queue takes for it.
+QUEUE_ARGS = {
+    "DropTail": "DropTail",
+    "RED": "RED",
+    "CoDel": "CoDel",
+    "PIE": "PIE",
+    "FQ-CoDel": "FqCoDel",
+}
+QUEUES = tuple(QUEUE_ARGS)
 TCP_VARIANTS = ("NewReno", "HighSpeed", "Cubic")
 # A program argument: only validated numbers and enum words reach a scenario program.
 SAFE_VALUE = re.compile(r"^[A-Za-z0-9._+-]+$")

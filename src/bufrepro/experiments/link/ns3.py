@@ -8,19 +8,12 @@ from typing import Any
 
 from bufrepro.backends import ns3 as backend
 from bufrepro.backends.fingerprint import run_digest
+from bufrepro.backends.ns3 import QUEUE_ARGS
 from bufrepro.experiments.link.scenario import CBR_PACKET_BYTES, OTHER_QUEUE_PKTS, Link
 from bufrepro.kit import prose
 from bufrepro.kit.grid import RunPoint
 
 PROGRAM = "link"
-# The program's --queue words for the config's queue names.
-QUEUES = {
-    "DropTail": "DropTail",
-    "RED": "RED",
-    "CoDel": "CoDel",
-    "PIE": "PIE",
-    "FQ-CoDel": "FqCoDel",
-}
 # The bottleneck's root disc holds the buffer less one, the device queue the last: at least 2.
 MIN_BUFFER = 2
 # ns-3's socket buffers are 32-bit byte counts: the window cap in bytes must fit.
@@ -51,7 +44,7 @@ def arguments(
         "end": end,
         "duration": end,
         "seed": point.seed,
-        "queue": QUEUES[str(point.get("queue"))],
+        "queue": QUEUE_ARGS[str(point.get("queue"))],
         "waiting": int(point.get("buffer")),
         "loss": link.loss,
         "rateMbps": round(link.bps / 1e6, 9),

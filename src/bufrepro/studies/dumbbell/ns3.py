@@ -7,19 +7,12 @@ from typing import Any
 
 from bufrepro.backends import tally
 from bufrepro.backends.fingerprint import run_digest
+from bufrepro.backends.ns3 import QUEUE_ARGS
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block
 from bufrepro.studies.dumbbell import params as run_params
 
 PROGRAM = "dumbbell"
-# The program's --queue words for the config's queue names.
-QUEUES = {
-    "DropTail": "DropTail",
-    "RED": "RED",
-    "CoDel": "CoDel",
-    "PIE": "PIE",
-    "FQ-CoDel": "FqCoDel",
-}
 # Header bytes in a TCP data packet's trace size: IP 20 + TCP 20 (no options: timestamps off)
 # + PPP's 2 (the stream's sizes are the bytes the link serialises).
 TCP_HDR_BYTES = 42
@@ -64,7 +57,7 @@ def arguments(block: Block, point: RunPoint, parse_args: dict[str, Any]) -> dict
         "run": run_digest(point),
         "end": block["measure"]["duration_s"],
         "seed": point.seed,
-        "queue": QUEUES[queue],
+        "queue": QUEUE_ARGS[queue],
         "waiting": waiting(queue, int(point.get("buffer")), topo["buffer_counts"]),
         "plr": point.get("plr"),
         "bottleneckMbps": point.get("bottleneck_mbps"),

@@ -6,18 +6,12 @@ import math
 from typing import Any
 
 from bufrepro.backends.fingerprint import run_digest
+from bufrepro.backends.ns3 import QUEUE_ARGS
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block
 from bufrepro.studies.hstcp import params as run_params
 
 PROGRAM = "hstcp"
-QUEUES = {
-    "DropTail": "DropTail",
-    "RED": "RED",
-    "CoDel": "CoDel",
-    "PIE": "PIE",
-    "FQ-CoDel": "FqCoDel",
-}
 # ns-3's TcpHighSpeed has RFC 3649's table built in: these hstcp.* values, nothing else.
 RFC3649 = {"w_low": 38, "w_high": 83000, "p_high": 1.0e-7, "b_high": 0.1}
 # Socket buffers: this many times the most a flow can have in flight (the capacity over the
@@ -53,7 +47,7 @@ def arguments(block: Block, point: RunPoint) -> dict[str, Any]:
         "run": run_digest(point),
         "end": block["measure"]["duration_s"],
         "seed": point.seed,
-        "queue": QUEUES[queue],
+        "queue": QUEUE_ARGS[queue],
         "waiting": waiting(queue, p["buffer_pkts"]),
         "bufferPkts": p["buffer_pkts"],
         "bottleneckMbps": p["bottleneck_mbps"],
