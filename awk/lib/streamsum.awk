@@ -13,7 +13,8 @@
 # The reader passes each line once, after its fields are split (a reader with another FS
 # passes the fields split at blanks), so the cost is a few operations per field: a number's c
 # is computed in place (times and uids are mostly unique: a cache would only fill memory), a
-# word's W once per distinct word (the first 100,000 of them, kept in SSUM_C): no byte loop.
+# word's W (a loop over its bytes) once per distinct word (the first 100,000 of them are kept
+# in SSUM_C; a word past those is hashed each time it occurs).
 # Reads: the line ($0, NF, $i) or the array given. Needs lib/metrics.awk (fail).
 # Functions:
 #   ssum_line()          a line of the stream ($0 and its fields at blanks)
