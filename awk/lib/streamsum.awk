@@ -11,8 +11,10 @@
 #   v(L) = (length(L) + sum over fields i * c(f_i)) % P      (at most 90 fields)
 #   SUM  = (SUM * 31 + v(L) + P) % P over the lines in order
 # The reader passes each line once, after its fields are split (a reader with another FS
-# passes the fields split at blanks), so the cost is a few operations per field: no byte loop
-# (c is kept per distinct field text, up to 100,000 of them, in SSUM_C).
+# passes the fields split at blanks), so the cost is a few operations per field: a number's c
+# is computed in place (times and uids are mostly unique: a cache would only fill memory), a
+# word's W (a loop over its bytes) once per distinct word (the first 100,000 of them are kept
+# in SSUM_C; a word past those is hashed each time it occurs).
 # Reads: the line ($0, NF, $i) or the array given. Needs lib/metrics.awk (fail).
 # Functions:
 #   ssum_line()          a line of the stream ($0 and its fields at blanks)
@@ -31,27 +33,33 @@ function ssum_word(f,    w, i, n) {
     return w + 0
 }
 
-function ssum_line(    i, s) {
+function ssum_line(    i, s, x, y, h) {
     if (NF > 90) { fail("line of " NF " fields (at most 90: the checksum's sum must stay exact)"); return }
     s = length($0)
-    for (i = 1; i <= NF; i++) s += i * (($i in SSUM_C) ? SSUM_C[$i] : ssum_c($i))
+    for (i = 1; i <= NF; i++) {
+        if (x = $i + 0) { y = x * 1073741824; h = int(y); s += i * (h % SSUM_P + int((y - h) * 4503599627370496) % SSUM_P) }
+        else s += i * (($i in SSUM_C) ? SSUM_C[$i] : ssum_w($i))
+    }
     SSUM_H = (SSUM_H * 31 + s % SSUM_P + SSUM_P) % SSUM_P
     SSUM_N++
 }
 
-function ssum_fields(line, a, n,    i, s) {
+function ssum_fields(line, a, n,    i, s, x, y, h) {
     if (n > 90) { fail("line of " n " fields (at most 90: the checksum's sum must stay exact)"); return }
     s = length(line)
-    for (i = 1; i <= n; i++) s += i * ((a[i] in SSUM_C) ? SSUM_C[a[i]] : ssum_c(a[i]))
+    for (i = 1; i <= n; i++) {
+        if (x = a[i] + 0) { y = x * 1073741824; h = int(y); s += i * (h % SSUM_P + int((y - h) * 4503599627370496) % SSUM_P) }
+        else s += i * ((a[i] in SSUM_C) ? SSUM_C[a[i]] : ssum_w(a[i]))
+    }
     SSUM_H = (SSUM_H * 31 + s % SSUM_P + SSUM_P) % SSUM_P
     SSUM_N++
 }
 
-# c(f), kept in SSUM_C by the field's text (the first SSUM_MAXC distinct texts: node numbers,
-# sizes, words and addresses repeat on every line; times and uids would only fill memory).
-function ssum_c(f,    x, y, h, c) {
-    if (x = f + 0) { y = x * 1073741824; h = int(y); c = h % SSUM_P + int((y - h) * 4503599627370496) % SSUM_P }
-    else c = ssum_word(f)
+# c(f) of a field whose number is 0 (a word, or a zero): W(f), kept in SSUM_C by the field's
+# text (the first 100,000 distinct texts: event letters, packet types, flags and zeros repeat on
+# every line). The numeric case is inlined in ssum_line and ssum_fields, uncached.
+function ssum_w(f,    c) {
+    c = ssum_word(f)
     if (SSUM_NC < 100000) { SSUM_NC++; SSUM_C[f] = c }
     return c
 }

@@ -79,28 +79,28 @@ BEGIN {
     }
 }
 
-# Each file's integrity on its own: its times, its end (kept per file for END).
-ARGIND != side_file {
+# Each file's integrity on its own: its times, its end (kept per file for END). Line 1 of each
+# file is the run's header (skipped once checked; a missing one fails).
+FNR == 1 {
     if (side_file) side_keep(side_file)
     side_file = ARGIND; INTEG_LAST = -1; INTEG_GAP = 0; INTEG_LINES = 0; delete INTEG_SAME
     SSUM_N = 0; SSUM_H = 0; SSUM_ENDED = 0
+    SIDE_HEAD[ARGIND] = 1
+    if (integ_header()) next
 }
-# Line 1 of each file: the run's header (skipped once checked; a missing one fails).
-FNR == 1 && (SIDE_HEAD[ARGIND] = 1) && integ_header() { next }
 function side_keep(i) { SIDE_LAST[i] = INTEG_LAST; SIDE_GAP[i] = INTEG_GAP; SIDE_LINES[i] = INTEG_LINES; SIDE_ENDED[i] = SSUM_ENDED }
 # The end line "# end LINES SUM" (lib/streamsum.awk) closes each file; nothing may follow it.
-SSUM_ENDED { fail("a line after the end line (appended, or two files joined?): " substr($0, 1, 80)); next }
-$1 == "#" { ssum_end($0); next }
-{ ssum_line() }
-# Every field's type where it is read (the time by integ_line below; the fields not read are
-# covered by the end line's checksum): numbers are numbers.
-ARGIND == 1 && (NF != 7 || $7 !~ /^-?[0-9]+(\.[0-9]+)?$/) { fail("malformed RTT line (" NF " fields, 7 expected; the value $7 a number): " substr($0, 1, 80)); next }
-ARGIND == 2 && !(($1 == "s" && NF == 3 && $3 ~ /^[0-9]+$/) || ($1 == "r" && NF == 5 && $3 ~ /^[0-9]+$/ && ($4 $5) ~ /^-?[0-9]+(\.[0-9]*)?(e-?[0-9]+)?-?[0-9]+(\.[0-9]*)?(e-?[0-9]+)?$/)) { fail("malformed ping line (s TIME SEQ, or r TIME SEQ FWD_MS RET_MS, all numbers): " substr($0, 1, 80)); next }
-ARGIND == 3 && (NF != 2 || $2 !~ /^[0-9]+$/) { fail("malformed queue line (2 fields expected: time, packets): " substr($0, 1, 80)); next }
-!integ_line(ARGIND == 2 ? $2 : $1) { next }
-
-# ARGIND: 1 the RTT trace, 2 the ping log, 3 the queue samples.
+{
+    if (SSUM_ENDED) { fail("a line after the end line (appended, or two files joined?): " substr($0, 1, 80)); next }
+    if ($1 == "#") { ssum_end($0); next }
+    ssum_line()
+}
+# ARGIND: 1 the RTT trace, 2 the ping log, 3 the queue samples. Each rule checks first every
+# field's type where it is read (the time by integ_line; the fields not read are covered by the
+# end line's checksum): numbers are numbers.
 ARGIND == 1 {
+    if (NF != 7 || $7 !~ /^-?[0-9]+(\.[0-9]+)?$/) { fail("malformed RTT line (" NF " fields, 7 expected; the value $7 a number): " substr($0, 1, 80)); next }
+    if (!integ_line($1)) next
     if ($6 == "rtt_" && $7 + 0 > 0 && $1 + 0 >= t0 && $1 + 0 <= t1) {
         v = $7 + 0; rtt_n++; rtt_sum += v; rtt_all[rtt_n] = v
         if (rtt_n == 1 || v < rtt_min) rtt_min = v
@@ -109,20 +109,23 @@ ARGIND == 1 {
     next
 }
 ARGIND == 2 {
+    if (!(($1 == "s" && NF == 3 && $3 ~ /^[0-9]+$/) || ($1 == "r" && NF == 5 && $3 ~ /^[0-9]+$/ && ($4 $5) ~ /^-?[0-9]+(\.[0-9]*)?(e-?[0-9]+)?-?[0-9]+(\.[0-9]*)?(e-?[0-9]+)?$/))) { fail("malformed ping line (s TIME SEQ, or r TIME SEQ FWD_MS RET_MS, all numbers): " substr($0, 1, 80)); next }
+    if (!integ_line($2)) next
+    # ping_req[SEQ]: 1 a request sent outside the window, 2 in it, 3 in it and answered.
     if ($1 == "s") {
-        ping_all_sent[$3] = 1
-        if ($2 + 0 >= t0 && $2 + 0 <= t1) { ping_inwin[$3] = 1; ping_sent++ }
+        if ($2 + 0 >= t0 && $2 + 0 <= t1) { if (ping_req[$3] < 2) ping_req[$3] = 2; ping_sent++ }
+        else if (!ping_req[$3]) ping_req[$3] = 1
         next
     }
-    if ($1 == "r") {
-        if (!($3 in ping_all_sent)) { fail("reply to request " $3 ", which the log never sent"); next }
-        if (!($3 in ping_inwin) || ($3 in ping_got)) next
-        ping_got[$3] = 1; v = $4 + $5; ping_n++; ping_sum += v; ping_fsum += $4; ping_all[ping_n] = v
-        if (ping_n == 1 || v > ping_max) ping_max = v
-    }
+    if (!($3 in ping_req)) { fail("reply to request " $3 ", which the log never sent"); next }
+    if (ping_req[$3] != 2) next
+    ping_req[$3] = 3; v = $4 + $5; ping_n++; ping_sum += v; ping_fsum += $4; ping_all[ping_n] = v
+    if (ping_n == 1 || v > ping_max) ping_max = v
     next
 }
 ARGIND == 3 {
+    if (NF != 2 || $2 !~ /^[0-9]+$/) { fail("malformed queue line (2 fields expected: time, packets): " substr($0, 1, 80)); next }
+    if (!integ_line($1)) next
     if ($1 + 0 >= t0 && $1 + 0 <= t1) {
         q_n++; q_sum += $2; if ($2 + 0 > q_max) q_max = $2 + 0
     }
