@@ -43,6 +43,9 @@ rule run_band:
         template="tcl/hstcp/hstcp.tcl.j2",
         parser="awk/hstcp/hstcp.awk",
         ns2="results/ns2/ns-patched.json",
+        # After the grid: the band's unpaced runs at the grid's access ratio are the grid's
+        # seed-1 runs under other names (twins), whose metrics they take.
+        grid=batch_manifests("hstcp"),
     output:
         runs="results/hstcp/tables/band_runs.csv",
         band="results/hstcp/tables/band.csv",

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from fake_backend import Fake
 
-from bufrepro.backends.base import RunFailed, RunSpec, execute, execute_all
+from bufrepro.backends.base import RunFailed, RunSpec, execute
+from bufrepro.backends.runall import execute_all
 
 PARSER = str(Path(__file__).with_name("count.awk"))
 

@@ -9,9 +9,20 @@ from typing import Any
 
 from bufrepro.backends.base import Backend
 
-# Modules of this package that are not backends: the interface and the run steps, the AWK
-# parsers the backends declare, and helpers of the ns-2 scenarios' streams.
-NOT_BACKENDS = ("awk", "base", "fingerprint", "streamsum", "tally")
+# Modules of this package that are not backends: the interface and the run steps (with their child
+# processes, simulator servers, twin runs and many runs at once), the AWK parsers the backends
+# declare, and helpers of the ns-2 scenarios' streams.
+NOT_BACKENDS = (
+    "awk",
+    "base",
+    "fingerprint",
+    "proc",
+    "reuse",
+    "runall",
+    "servers",
+    "streamsum",
+    "tally",
+)
 
 
 def names() -> list[str]:

@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import json
 import os
 import shlex
 import subprocess
-import tempfile
 import time
-from collections.abc import Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import Any, BinaryIO, Protocol
 
+from bufrepro.backends import fingerprint, reuse, servers
+from bufrepro.backends.proc import _release, _run, _wait
 from bufrepro.kit import checks
+
+# What the fingerprint becomes in a reuse key: a twin's scenario differs in the run's name alone.
+NAME_MASK = "<run name>"
 
 
 class RunFailed(RuntimeError):
@@ -105,6 +107,25 @@ def run_key(
     return h.hexdigest()
 
 
+def reuse_key(
+    spec: RunSpec, scenario_text: str, identity: Mapping[str, str], parsers: Parsers
+) -> str:
+    """The run key (base.run_key) of the run without its name: the scenario with its fingerprint
+    masked, the parsers and every file they read, their variables but the fingerprint, the files
+    the run keeps, and the simulator's binary. Two runs with one reuse key simulate the same
+    events, and their parsers compute the same metrics from them."""
+    name = str(spec.parser_args.get(fingerprint.VARIABLE, ""))
+    text = scenario_text.replace(name, NAME_MASK) if name else scenario_text
+    args = {k: v for k, v in spec.parser_args.items() if k != fingerprint.VARIABLE}
+    h = hashlib.sha256()
+    h.update(text.encode())
+    h.update(parsers.digest([p for p in (spec.parser, spec.side_parser) if p]).encode())
+    h.update(json.dumps(args, sort_keys=True, default=str).encode())
+    h.update(json.dumps(sorted(spec.kept_files)).encode())
+    h.update(json.dumps(dict(identity), sort_keys=True).encode())
+    return h.hexdigest()
+
+
 def write_inputs(spec: RunSpec, name: str, text: str) -> None:
     """Write the run's scenario and params.json (the record) into its folder."""
     spec.run_dir.mkdir(parents=True, exist_ok=True)
@@ -136,52 +157,6 @@ def is_current(spec: RunSpec, key: str) -> bool:
     return bool(record.get("metrics_sha256") == checks.metrics_digest(metrics.read_bytes()))
 
 
-def _release(fifo: Path, parser: subprocess.Popen[bytes], wait_s: float = 60.0) -> None:
-    """Let the parser see the stream's end even if the simulator never opened the pipe.
-
-    A writer opened and closed once the parser has the pipe open for reading (O_NONBLOCK fails
-    with ENXIO until then) ends its stream; opened before the parser, it would leave the parser
-    blocked in open() for ever. A parser that never opens the pipe is killed after wait_s.
-    """
-    deadline = time.monotonic() + wait_s
-    while _running(parser):
-        try:
-            fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
-        except OSError as err:
-            if err.errno != errno.ENXIO:
-                return
-            if time.monotonic() > deadline:
-                parser.kill()
-                return
-            time.sleep(0.005)
-            continue
-        os.close(fd)
-        return
-
-
-def _running(proc: subprocess.Popen[bytes]) -> bool:
-    """Whether the child still runs, without reaping it (_wait reads its CPU when it does)."""
-    return os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
-
-
-def _wait(proc: subprocess.Popen[bytes]) -> tuple[int, float]:
-    """Reap the child: its exit code and its own CPU seconds (user + system), exact even
-    while other threads of this process run other children."""
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, usage.ru_utime + usage.ru_stime
-
-
-def _run(cmd: Sequence[str], cwd: Path, **kw: Any) -> tuple[int, bytes, bytes, float]:
-    """Run a command to its end: (exit code, stdout, stderr, its CPU seconds)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=err, **kw)
-        rc, cpu = _wait(proc)
-        out.seek(0)
-        err.seek(0)
-        return rc, out.read(), err.read(), cpu
-
-
 def _env(parsers: Parsers) -> dict[str, str]:
     """The parsers' environment: this process's with the parsers' own."""
     return {**os.environ, **parsers.env}
@@ -192,8 +167,26 @@ def _clear(spec: RunSpec) -> None:
         (spec.run_dir / name).unlink(missing_ok=True)
 
 
+def _launch(
+    sim: list[str], cwd: Path, out: BinaryIO, err: BinaryIO, server: Sequence[str]
+) -> tuple[int, float]:
+    """Run the simulator to its end, output into the open files: (exit code, its CPU seconds).
+    Through a server (servers.run) when the backend names one that can take it, else as a
+    process of its own."""
+    if server:
+        done = servers.run(server, sim[-1], cwd, Path(out.name), Path(err.name))
+        if done is not None:
+            return done
+    return _wait(subprocess.Popen(sim, cwd=cwd, stdout=out, stderr=err))
+
+
 def _parse(
-    spec: RunSpec, sim: list[str], keep: bool, cpu: dict[str, float], parsers: Parsers
+    spec: RunSpec,
+    sim: list[str],
+    keep: bool,
+    cpu: dict[str, float],
+    parsers: Parsers,
+    server: Sequence[str] = (),
 ) -> tuple[int, int, str, str]:
     """Run simulator and parser; returns (simulator rc, parser rc, metrics text, parser stderr)
     and puts each one's CPU seconds into `cpu`."""
@@ -206,7 +199,7 @@ def _parse(
         (d / "parse.stderr").open("w+b") as perr,
     ):
         if keep:
-            rc, cpu["simulator"] = _wait(subprocess.Popen(sim, cwd=d, stdout=out, stderr=err))
+            rc, cpu["simulator"] = _launch(sim, d, out, err, server)
             prc, metrics, errors, cpu["parser"] = _run(parse_cmd, d, env=_env(parsers))
             perr.write(errors)
             return rc, prc, metrics.decode(), errors.decode()
@@ -215,7 +208,7 @@ def _parse(
             parse_cmd, cwd=d, stdout=subprocess.PIPE, stderr=perr, env=_env(parsers)
         )
         try:
-            rc, cpu["simulator"] = _wait(subprocess.Popen(sim, cwd=d, stdout=out, stderr=err))
+            rc, cpu["simulator"] = _launch(sim, d, out, err, server)
         except OSError:  # e.g. no simulator binary: the parser, blocked on the pipe, goes too
             parser.kill()
             parser.communicate()
@@ -252,14 +245,18 @@ def _metric_problems(spec: RunSpec, lines: list[str]) -> list[str]:
     return [f"metrics out of bounds: {'; '.join(found)}"] if found else []
 
 
-def execute(backend: Backend, spec: RunSpec, keep_traces: bool = False) -> str:
-    """Render, simulate and parse one run unless its folder is current; 'ran' or 'current'.
+def execute(
+    backend: Backend, spec: RunSpec, keep_traces: bool = False, twins: reuse.Twins | None = None
+) -> str:
+    """Render, simulate and parse one run unless its folder is current; 'ran', 'current' or
+    'reused'.
 
     metrics.tsv is written last, atomically, and only when the simulator exited 0, printed its
     finish marker, every parser exited 0 with the accounting check passed, and the metrics
     pass kit.checks (each name once, finite, within their bounds and the capacity); otherwise
     RunFailed names the run, the reasons and the command that reproduces it, and the folder
-    keeps no metrics.
+    keeps no metrics. With `twins` (streamed runs only), a run identical to a finished one but
+    for its name (reuse.reuse_key) takes that run's metrics instead of simulating ('reused').
     """
     name, text = backend.scenario(spec)
     identity = backend.identity(spec)
@@ -270,9 +267,72 @@ def execute(backend: Backend, spec: RunSpec, keep_traces: bool = False) -> str:
         return "current"
     _clear(spec)
     sim = backend.simulate(spec)
+    if twins is None or keep_traces:
+        _simulate(backend, spec, keep_traces, key, sim, identity, "")
+        return "ran"
+    rkey = reuse_key(spec, text, identity, parsers)
+    source = twins.claim(rkey, spec.run_dir)
+    made: Path | None = None
+    try:
+        if source is not None:
+            own = _record(spec, sim, False, key, identity, parsers)
+            meta = reuse.take(source, spec.run_dir, rkey, spec.kept_files, own)
+            if meta is not None:
+                metrics = (source / "metrics.tsv").read_text(encoding="utf-8")
+                _write_record(spec, meta, metrics)
+                made = source
+                return "reused"
+        _simulate(backend, spec, False, key, sim, identity, rkey)
+        reuse.record_made(spec.run_dir, rkey)
+        made = spec.run_dir
+        return "ran"
+    finally:
+        twins.made(rkey, made)
+
+
+def _record(
+    spec: RunSpec,
+    sim: list[str],
+    keep: bool,
+    key: str,
+    identity: Mapping[str, str],
+    parsers: Parsers,
+) -> dict[str, Any]:
+    """The fields of a run's run.json that are its own: command, identity, key, parsers."""
+    return {
+        "command": reproduce_command(spec, sim, keep, parsers),
+        "exit_code": 0,
+        **identity,
+        "key": key,
+        "parser": spec.parser + (f" + {spec.side_parser}" if spec.side_parser else ""),
+        "parser_args": dict(spec.parser_args),
+        "streamed": not keep,
+    }
+
+
+def _write_record(spec: RunSpec, meta: Mapping[str, Any], metrics: str) -> None:
+    """run.json, then metrics.tsv (last: its presence means the run is finished)."""
+    record = json.dumps(dict(meta), indent=1, sort_keys=True) + "\n"
+    _write_if_changed(spec.run_dir / "run.json", record)
+    _write_if_changed(spec.run_dir / "metrics.tsv", metrics)
+
+
+def _simulate(
+    backend: Backend,
+    spec: RunSpec,
+    keep_traces: bool,
+    key: str,
+    sim: list[str],
+    identity: Mapping[str, str],
+    rkey: str,
+) -> None:
+    """Simulate and parse the run, check it, and write its metrics and run.json (RunFailed)."""
+    parsers = backend.parsers
     start = time.monotonic()
     cpu: dict[str, float] = {}
-    rc, prc, metrics, perr = _parse(spec, sim, keep_traces, cpu, parsers)
+    serving = getattr(backend, "server", None)
+    server = serving(spec) if serving is not None else []
+    rc, prc, metrics, perr = _parse(spec, sim, keep_traces, cpu, parsers, server)
     side = ""
     if rc == 0 and prc == 0 and spec.side_parser:
         command = parsers.command(spec.side_parser, spec.parser_args, list(spec.side_files))
@@ -306,57 +366,12 @@ def execute(backend: Backend, spec: RunSpec, keep_traces: bool = False) -> str:
         (spec.run_dir / spec.stream).unlink(missing_ok=True)
     text = "".join(f"{line}\n" for line in lines)
     meta = {
-        "command": reproduce_command(spec, sim, keep_traces, parsers),
+        **_record(spec, sim, keep_traces, key, identity, parsers),
         "cpu_s": {step: round(seconds, 3) for step, seconds in cpu.items()},
         "exit_code": rc,
         "finished_at_sim_s": finished,
-        **identity,
-        "key": key,
         "metrics_sha256": checks.metrics_digest(text.encode("utf-8")),
-        "parser": spec.parser + (f" + {spec.side_parser}" if spec.side_parser else ""),
-        "parser_args": dict(spec.parser_args),
-        "streamed": not keep_traces,
+        **({"reuse_key": rkey} if rkey else {}),
         "wall_s": round(wall, 3),
     }
-    _write_if_changed(spec.run_dir / "run.json", json.dumps(meta, indent=1, sort_keys=True) + "\n")
-    _write_if_changed(spec.run_dir / "metrics.tsv", text)
-    return "ran"
-
-
-@dataclass(frozen=True)
-class Done:
-    """A run made or found current by execute_all: its spec, status and seconds taken."""
-
-    spec: RunSpec
-    status: str
-    seconds: float
-
-
-def execute_all(
-    backend: Backend, specs: Iterable[RunSpec], keep_traces: bool, what: str, threads: int = 1
-) -> list[Done]:
-    """Run (or find current) each run, `threads` at a time, printing its status; a failed run
-    does not stop the others, and RunFailed then names every failure, each with its reproduce
-    command. The one loop of every stage that runs many runs (batches, readings, side runs)."""
-    todo = list(specs)
-
-    def one(spec: RunSpec) -> Done | str:
-        start = time.monotonic()
-        try:
-            status = execute(backend, spec, keep_traces)
-        except (RunFailed, OSError) as err:
-            print(f"FAILED {spec.run_dir}: {err}", flush=True)
-            return str(err)
-        took = time.monotonic() - start
-        print(f"{status:7} {spec.run_dir} ({took:.2f} s)", flush=True)
-        return Done(spec, status, took)
-
-    if threads > 1:
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            results = list(pool.map(one, todo))
-    else:
-        results = [one(spec) for spec in todo]
-    failures = [r for r in results if isinstance(r, str)]
-    if failures:
-        raise RunFailed(f"{len(failures)} of {len(todo)} {what} failed:\n" + "\n".join(failures))
-    return [r for r in results if isinstance(r, Done)]
+    _write_record(spec, meta, text)

@@ -23,6 +23,8 @@ DONE = re.compile(r"^BUFREPRO_DONE (\S+)$", re.MULTILINE)
 # A study's backend option "build": Debian's ns, the patched build, or Debian's ns unless the
 # scenario counts in ns (trace_level tally: the patched build's WiredTally).
 BUILDS = ("stock", "patched", "tally")
+# The patched build's run server: its start-up paid once, each run a forked child (servers.py).
+SERVER_SCRIPT = REPO_ROOT / "ns2" / "serve.tcl"
 # The bottleneck queues the scenarios use (ns-2.35 has no CoDel, PIE or FQ-CoDel).
 QUEUES = ("DropTail", "RED")
 
@@ -73,6 +75,7 @@ class Ns2:
         self.stock = str(settings.get("ns_binary", "ns"))
         prefix = str(settings.get("ns2_prefix", "") or REPO_ROOT / ".ns2")
         self.patched = f"{prefix}/bin/ns-patched"
+        self.serve = bool(settings.get("ns2_serve", True))
 
     def binary(self, options: Mapping[str, str]) -> str:
         """The ns executable for a study's backend options: {"build": B} with B in BUILDS.
@@ -98,6 +101,13 @@ class Ns2:
     def simulate(self, spec: RunSpec) -> list[str]:
         """ns sim.tcl, run in the run folder."""
         return [self.run_binary(spec), "sim.tcl"]
+
+    def server(self, spec: RunSpec) -> list[str]:
+        """The patched build's run server (SERVER_SCRIPT) for a run on the patched build, unless
+        ns2_serve is false: ns starts once per job thread and forks each run; [] otherwise."""
+        if self.serve and self.run_binary(spec) == self.patched:
+            return [self.patched, str(SERVER_SCRIPT)]
+        return []
 
     def identity(self, spec: RunSpec) -> dict[str, str]:
         """Binary path, Debian package (or patched build), sha256 and ns-version."""

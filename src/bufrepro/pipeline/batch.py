@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from bufrepro import backends, registry
-from bufrepro.backends.base import execute_all
+from bufrepro.backends.runall import execute_all
 from bufrepro.pipeline import plan
 
 

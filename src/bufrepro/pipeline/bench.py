@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from bufrepro import backends, registry
-from bufrepro.backends.base import RunSpec, execute, write_inputs
+from bufrepro.backends import servers
+from bufrepro.backends.base import RunSpec, execute, reuse_key, write_inputs
 from bufrepro.kit.grid import RunPoint
 from bufrepro.pipeline import plan
 
@@ -53,9 +54,11 @@ def floor_run(backend: Any, spec: RunSpec) -> tuple[float, float]:
 
 
 def pipeline_run(backend: Any, spec: RunSpec) -> tuple[float, float]:
-    """(wall, CPU) seconds of the pipeline's run: render, simulate, stream, parse, check, keep."""
+    """(wall, CPU) seconds of the pipeline's run: render, simulate, stream, parse, check, keep.
+    A run server ends with its run: its start-up is counted, as ns alone's is."""
     cpu0, own0, t0 = _children_cpu(), time.process_time(), time.monotonic()
     execute(backend, spec)
+    servers.close_all()
     cpu = _children_cpu() - cpu0 + time.process_time() - own0
     return time.monotonic() - t0, cpu
 
@@ -111,6 +114,22 @@ def all_specs(cfg: Mapping[str, Any], name: str, readings: bool = True) -> list[
     study = registry.get(name)
     grid = [plan.spec(cfg, point) for point in study.runs(cfg[name])]
     return grid + list(study.side_runs(cfg)) + (reading_specs(cfg, name) if readings else [])
+
+
+def simulated(backend: Any, specs: Sequence[RunSpec]) -> list[RunSpec]:
+    """The runs the workflow simulates: of twins (one reuse key: the same scenario, parsers and
+    binary under other names), one, the twin whose run.json says it was simulated if any."""
+    groups: dict[str, list[RunSpec]] = {}
+    for spec in specs:
+        text = backend.scenario(spec)[1]
+        rkey = reuse_key(spec, text, backend.identity(spec), backend.parsers)
+        groups.setdefault(rkey, []).append(spec)
+    return [next((s for s in twins if not _reused(s)), twins[0]) for twins in groups.values()]
+
+
+def _reused(spec: RunSpec) -> bool:
+    record = spec.run_dir / "run.json"
+    return record.is_file() and "reused_from" in json.loads(record.read_text(encoding="utf-8"))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -196,16 +215,16 @@ def floor_all(
     readings: bool = True,
     every: int = 1,
 ) -> Floor:
-    """Every run the workflow makes (grid and, unless readings is False, readings) untraced, run
-    `cores` at a time; with every > 1 only every k-th run of each study (from the middle of the
-    first k, spread over its grid and readings), and the sum estimated: by the ratio to the
-    runs' recorded walls when every run of every study has its run.json here (a reproduction
-    timed in this folder), else by N x the sample mean."""
+    """Every run the workflow simulates (grid and, unless readings is False, readings; of twins,
+    one) untraced, run `cores` at a time; with every > 1 only every k-th run of each study (from
+    the middle of the first k, spread over its grid and readings), and the sum estimated: by the
+    ratio to the runs' recorded walls when every run of every study has its run.json here (a
+    reproduction timed in this folder), else by N x the sample mean."""
     jobs, totals, walls_of, runs_cpu = [], {}, {}, {}
     for name in names:
         study = registry.get(name)
         backend = backends.get(study.backend, cfg)
-        specs = all_specs(cfg, name, readings)
+        specs = simulated(backend, all_specs(cfg, name, readings))
         totals[name] = len(specs)
         if (records := recorded(specs)) is not None:
             walls_of[name] = [float(r["wall_s"]) for r in records]
@@ -321,7 +340,8 @@ def report_workflow(
     grid = sum(len(registry.get(n).runs(cfg[n])) for n in names)
     head = (
         f"{floor.runs} runs ({grid} of the grids, {floor.runs - grid} of their own rules and "
-        f"readings) of {', '.join(names)} on {cores} cores: {floor_text(floor, cores)}"
+        f"readings; twins once) of {', '.join(names)} on {cores} cores: "
+        f"{floor_text(floor, cores)}"
     )
     if floor_only:
         return "\n".join([head, *runs_cpu_text(floor)])

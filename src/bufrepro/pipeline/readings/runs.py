@@ -13,7 +13,8 @@ from typing import Any
 import pandas as pd
 
 from bufrepro import backends, registry
-from bufrepro.backends.base import RunSpec, execute_all
+from bufrepro.backends.base import RunSpec
+from bufrepro.backends.runall import execute_all
 from bufrepro.kit import space as kspace
 from bufrepro.kit import tables
 from bufrepro.pipeline import plan

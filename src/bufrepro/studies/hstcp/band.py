@@ -20,7 +20,8 @@ from typing import Any
 import pandas as pd
 
 from bufrepro import backends
-from bufrepro.backends.base import RunSpec, execute_all
+from bufrepro.backends.base import RunSpec
+from bufrepro.backends.runall import execute_all
 from bufrepro.kit import configs, tables
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from bufrepro import backends
+from bufrepro.backends import servers
 from bufrepro.backends.base import Backend, RunSpec, execute, write_inputs
 from bufrepro.kit import configs
 from bufrepro.kit.grid import RunPoint
@@ -176,8 +177,10 @@ def untraced(backend: Backend, spec: RunSpec) -> dict[str, Any]:
 
 
 def traced(backend: Backend, spec: RunSpec, keep: bool) -> dict[str, Any]:
-    """The run as the pipeline runs it; its stream's lines and its utilisation."""
+    """The run as the pipeline runs it; its stream's lines and its utilisation. Its server (if
+    any) ends with it, so that the CPU measured around it counts ns's start-up as ns alone's."""
     execute(backend, spec, keep)
+    servers.close_all()
     lines = dict(
         line.split("\t") for line in (spec.run_dir / "metrics.tsv").read_text().splitlines()
     )

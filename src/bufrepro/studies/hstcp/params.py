@@ -109,6 +109,12 @@ def common(block: Block) -> dict[str, Any]:
     }
 
 
+def _whole(x: float) -> float | int:
+    """A whole number as an int (10000, not 10000.0): one capacity, one scenario text, whether
+    the access ratio came as 10 or as 10.0 (the band's), so that twin runs are found."""
+    return int(x) if float(x).is_integer() else x
+
+
 def link(
     block: Block, mbps: float, delay_ms: float, queue: str, buf: int, bdp: int
 ) -> dict[str, Any]:
@@ -121,9 +127,9 @@ def link(
         "bottleneck_mbps": mbps,
         "bottleneck_delay_ms": delay_ms,
         "capacity_bps": round(mbps * 1e6),
-        "access_mbps": mbps * block["topology"]["access_ratio"],
+        "access_mbps": _whole(mbps * block["topology"]["access_ratio"]),
         # R2 -> sink carries every flow: never slower than R1-R2, whatever the access ratio.
-        "sink_mbps": mbps * max(block["topology"]["access_ratio"], 1),
+        "sink_mbps": _whole(mbps * max(block["topology"]["access_ratio"], 1)),
         "queue": queue,
         "buffer_pkts": buf,
         "bdp_pkts": bdp,

@@ -17,16 +17,7 @@ Agent/TCP set tcpTick_ 0.001
 Agent/TCP set ecn_ 0
 Agent/TCP set syn_ true
 
-# --- RED parameters (used only when the bottleneck queue is RED) ---
-Queue/RED set thresh_ 1.25
-Queue/RED set maxthresh_ 3.75
-Queue/RED set q_weight_ 0.002
-Queue/RED set linterm_ 10.0
-Queue/RED set gentle_ true
-Queue/RED set setbit_ false
-Queue/RED set queue_in_bytes_ false
-Queue/RED set mean_pktsize_ 1500
-Queue/RED set bytes_ false
+
 
 set tf [open out.tr w]
 # The run's fingerprint, the trace's first line: its parser checks study, seed, end and run.

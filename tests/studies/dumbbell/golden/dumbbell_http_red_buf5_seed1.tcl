@@ -17,7 +17,8 @@ Agent/TCP set tcpTick_ 0.001
 Agent/TCP set ecn_ 0
 Agent/TCP set syn_ true
 
-# --- RED parameters (used only when the bottleneck queue is RED) ---
+# --- RED parameters: the bottleneck's queue (a DropTail run sets none of them, so that its
+# scenario does not differ with settings it never reads) ---
 Queue/RED set thresh_ 1.25
 Queue/RED set maxthresh_ 3.75
 Queue/RED set q_weight_ 0.002

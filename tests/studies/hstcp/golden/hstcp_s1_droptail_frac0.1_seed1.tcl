@@ -23,17 +23,7 @@ Agent/TCP set ecn_ 0
 # Sender-side packet spacing of the patched ns-2 (ns2/patches/0002): 0 = stock bursts per ACK.
 Agent/TCP set spacing_ 0
 
-# --- (Adaptive) RED, used only when the bottleneck queue is RED ---
-Queue/RED set bytes_ false
-Queue/RED set queue_in_bytes_ false
-Queue/RED set mean_pktsize_ 1000
-Queue/RED set thresh_ 500.0
-Queue/RED set maxthresh_ 1250.0
-Queue/RED set linterm_ 10.0
-Queue/RED set adaptive_ 1
-Queue/RED set q_weight_ -1
-Queue/RED set gentle_ true
-Queue/RED set setbit_ false
+
 
 # --- Topology (Fig. 2): sources S_i -> R1 -> R2 -> sink D; RTT_i set by S_i's access delay ---
 set r1 [$ns node]

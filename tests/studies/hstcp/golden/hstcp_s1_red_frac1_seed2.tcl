@@ -23,7 +23,8 @@ Agent/TCP set ecn_ 0
 # Sender-side packet spacing of the patched ns-2 (ns2/patches/0002): 0 = stock bursts per ACK.
 Agent/TCP set spacing_ 0
 
-# --- (Adaptive) RED, used only when the bottleneck queue is RED ---
+# --- (Adaptive) RED: the bottleneck's queue (a DropTail run sets none of it, so that its
+# scenario does not differ with settings it never reads) ---
 Queue/RED set bytes_ false
 Queue/RED set queue_in_bytes_ false
 Queue/RED set mean_pktsize_ 1000
