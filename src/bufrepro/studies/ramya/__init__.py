@@ -46,8 +46,9 @@ class Ramya(Study):
     # With trace_level full (the text trace streamed into ramya.awk, then side.awk), the
     # largest-buffer runs of the default profile took 11.5 s (table1, 1000 s), 5.1 s (table5,
     # 180 s) and 10.0 s (latency, 300 s); counted in ns (tally) a default run costs about 1 s
-    # (8 sampled runs: 8.9 s wall on a loaded machine), so a job of 16 runs takes 10-30 s.
-    runs_per_job = 16
+    # (8 sampled runs: 8.9 s wall on a loaded machine; most runs of the default grid take 0.1-1 s),
+    # so a job of 48 runs takes 10-60 s.
+    runs_per_job = 48
     grid_keys = params.KEYS
     path_labels = MappingProxyType(dict(params.PATH_LABELS))
     unstated = params.UNSTATED

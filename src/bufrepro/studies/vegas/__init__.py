@@ -39,8 +39,9 @@ class Vegas(Study):
     template = "vegas/vegas.tcl.j2"
     parser = "vegas/vegas.awk"
     kept_files = (params.SERIES_FILE,)
-    # A run costs about 4-10 s (500 s simulated); 6 make a job of 20-60 s.
-    runs_per_job = 6
+    # A default run costs about 1-2 s of ns (500 s simulated); 20 make a job of 20-40 s, so that
+    # a job's own start-up (Python, the config, an ns server) is a few per cent of it.
+    runs_per_job = 20
     grid_keys = params.KEYS
     path_labels = MappingProxyType(
         {
