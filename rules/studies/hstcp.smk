@@ -53,12 +53,15 @@ rule run_band:
         "results/hstcp/logs/run_band.log",
     benchmark:
         "results/hstcp/benchmarks/run_band.tsv"
+    # Two runs at a time: after the grid, the job may run beside the two-thread readings jobs
+    # only, so a one-thread job would leave a core idle for its minutes.
+    threads: 2
     resources:
-        # scenarios x 2 x 3 x fractions x seeds runs one after another: minutes at full scale.
+        # scenarios x 2 x 3 x fractions x seeds runs, two at a time: minutes at full scale.
         runtime=lambda wildcards, attempt: 60 * attempt,
         mem_mb=2000,
     params:
         python=sys.executable,
     shell:
         "{params.python} -m bufrepro.studies.hstcp.band --config {input.config}"
-        " --runs {output.runs} --band {output.band} > {log} 2>&1"
+        " --runs {output.runs} --band {output.band} --threads {threads} > {log} 2>&1"

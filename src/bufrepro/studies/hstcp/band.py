@@ -90,11 +90,13 @@ def spec(block: Block, point: RunPoint, base: Path = Path()) -> RunSpec:
     )
 
 
-def run_all(cfg: Mapping[str, Any], base: Path = Path()) -> list[RunSpec]:
-    """Run (or find current) every band run; a failed run fails the job after the others."""
+def run_all(cfg: Mapping[str, Any], base: Path = Path(), threads: int = 1) -> list[RunSpec]:
+    """Run (or find current) every band run, `threads` at a time; a failed run fails the job
+    after the others."""
     backend = backends.get("ns2", cfg)
     runs = (spec(cfg["hstcp"], p, base) for p in points(cfg["hstcp"]))
-    done = execute_all(backend, runs, bool(cfg.get("keep_traces", False)), "band runs")
+    keep = bool(cfg.get("keep_traces", False))
+    done = execute_all(backend, runs, keep, "band runs", threads)
     return [d.spec for d in done]
 
 
@@ -159,10 +161,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bufrepro.studies.hstcp.band")
     for name in ("config", "runs", "band"):
         parser.add_argument(f"--{name}", required=True)
+    parser.add_argument("--threads", type=int, default=1, help="runs at a time (default 1)")
     args = parser.parse_args(argv)
+    if args.threads < 1:
+        parser.error(f"--threads {args.threads}: must be at least 1")
     cfg: dict[str, Any] = configs.read_yaml(Path(args.config))
     block = cfg["hstcp"]
-    runs = runs_table([s.run_dir for s in run_all(cfg)])
+    runs = runs_table([s.run_dir for s in run_all(cfg, threads=args.threads)])
     runs.to_csv(args.runs, index=False, float_format=FLOAT_FORMAT)
     band = band_table(block, runs, band_model(block))
     band.to_csv(args.band, index=False, float_format=FLOAT_FORMAT)
