@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
 
 from bufrepro.backends.awk import AWK
 from bufrepro.backends.base import RunSpec
+
+PARSER = str(Path(__file__).with_name("count.awk"))
 
 SCENARIO = """BEGIN {{
     for (i = 1; i <= {packets}; i++) print i * 0.5, "{kind}", 100 > "{stream}"
@@ -43,3 +47,16 @@ class Fake:
     def requires(self, options: Mapping[str, str]) -> list[str]:
         """Nothing to build."""
         return []
+
+
+def fake_spec(where: Path, parser_args: Mapping[str, Any] | None = None, **params: Any) -> RunSpec:
+    """A run of the fake backend in `where`, parsed by count.awk (default variables: t0 1)."""
+    values = {"packets": 4, "kind": "tcp", "fail": 0, "quiet": 0, **params}
+    return RunSpec(
+        run_dir=where,
+        study="fake",
+        record={"study": "fake", "seed": 1, "template": "-", "params": values},
+        template="-",
+        parser=PARSER,
+        parser_args=dict(parser_args or {"t0": 1.0}),
+    )

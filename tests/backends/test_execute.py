@@ -7,24 +7,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_backend import Fake
+from fake_backend import Fake, fake_spec
 
 from bufrepro.backends.base import RunFailed, RunSpec, execute
 from bufrepro.backends.runall import execute_all
 
-PARSER = str(Path(__file__).with_name("count.awk"))
-
 
 def spec(where: Path, **params: Any) -> RunSpec:
-    values = {"packets": 4, "kind": "tcp", "fail": 0, "quiet": 0, **params}
-    return RunSpec(
-        run_dir=where,
-        study="fake",
-        record={"study": "fake", "seed": 1, "template": "-", "params": values},
-        template="-",
-        parser=PARSER,
-        parser_args={"t0": 1.0},
-    )
+    return fake_spec(where, **params)
 
 
 def metrics(where: Path) -> dict[str, str]:

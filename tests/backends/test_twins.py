@@ -7,13 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_backend import Fake
+from fake_backend import Fake, fake_spec
 
 from bufrepro.backends import reuse
 from bufrepro.backends.base import RunFailed, RunSpec, execute
 from bufrepro.backends.runall import execute_all
-
-PARSER = str(Path(__file__).with_name("count.awk"))
 
 
 class Named(Fake):
@@ -25,15 +23,8 @@ class Named(Fake):
 
 
 def spec(where: Path, name: str, **params: Any) -> RunSpec:
-    values = {"packets": 4, "kind": "tcp", "fail": 0, "quiet": 0, **params}
-    return RunSpec(
-        run_dir=where,
-        study="fake",
-        record={"study": "fake", "seed": 1, "template": "-", "params": values},
-        template="-",
-        parser=PARSER,
-        parser_args={"t0": 1.0, "fingerprint": f"bufrepro fake run={name} seed=1 end=2"},
-    )
+    named = {"t0": 1.0, "fingerprint": f"bufrepro fake run={name} seed=1 end=2"}
+    return fake_spec(where, named, **params)
 
 
 def record(where: Path) -> dict[str, Any]:

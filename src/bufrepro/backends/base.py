@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -110,20 +111,15 @@ def run_key(
 def reuse_key(
     spec: RunSpec, scenario_text: str, identity: Mapping[str, str], parsers: Parsers
 ) -> str:
-    """The run key (base.run_key) of the run without its name: the scenario with its fingerprint
-    masked, the parsers and every file they read, their variables but the fingerprint, the files
-    the run keeps, and the simulator's binary. Two runs with one reuse key simulate the same
-    events, and their parsers compute the same metrics from them."""
+    """The run key (run_key) of the run without its name, with the files it keeps: the scenario
+    with its fingerprint masked, and the parser variables without it. Two runs with one reuse
+    key simulate the same events, and their parsers compute the same metrics from them."""
     name = str(spec.parser_args.get(fingerprint.VARIABLE, ""))
     text = scenario_text.replace(name, NAME_MASK) if name else scenario_text
     args = {k: v for k, v in spec.parser_args.items() if k != fingerprint.VARIABLE}
-    h = hashlib.sha256()
-    h.update(text.encode())
-    h.update(parsers.digest([p for p in (spec.parser, spec.side_parser) if p]).encode())
-    h.update(json.dumps(args, sort_keys=True, default=str).encode())
-    h.update(json.dumps(sorted(spec.kept_files)).encode())
-    h.update(json.dumps(dict(identity), sort_keys=True).encode())
-    return h.hexdigest()
+    unnamed = run_key(dataclasses.replace(spec, parser_args=args), text, identity, parsers)
+    kept = json.dumps(sorted(spec.kept_files))
+    return hashlib.sha256((unnamed + kept).encode()).hexdigest()
 
 
 def write_inputs(spec: RunSpec, name: str, text: str) -> None:
@@ -256,7 +252,7 @@ def execute(
     pass kit.checks (each name once, finite, within their bounds and the capacity); otherwise
     RunFailed names the run, the reasons and the command that reproduces it, and the folder
     keeps no metrics. With `twins` (streamed runs only), a run identical to a finished one but
-    for its name (reuse.reuse_key) takes that run's metrics instead of simulating ('reused').
+    for its name (reuse_key) takes that run's metrics instead of simulating ('reused').
     """
     name, text = backend.scenario(spec)
     identity = backend.identity(spec)
@@ -276,10 +272,9 @@ def execute(
     try:
         if source is not None:
             own = _record(spec, sim, False, key, identity, parsers)
-            meta = reuse.take(source, spec.run_dir, rkey, spec.kept_files, own)
-            if meta is not None:
-                metrics = (source / "metrics.tsv").read_text(encoding="utf-8")
-                _write_record(spec, meta, metrics)
+            taken = reuse.take(source, spec.run_dir, rkey, spec.kept_files, own)
+            if taken is not None:
+                _write_record(spec, *taken)
                 made = source
                 return "reused"
         _simulate(backend, spec, False, key, sim, identity, rkey)

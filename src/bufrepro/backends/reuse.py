@@ -87,9 +87,9 @@ def record_made(run_dir: Path, rkey: str) -> None:
     tmp.replace(entry)
 
 
-def source_record(source: Path, rkey: str) -> dict[str, Any] | None:
-    """The run.json of a simulated run (not itself a twin) made with this reuse key, whose
-    metrics.tsv is the one it recorded; None for anything else."""
+def source_record(source: Path, rkey: str) -> tuple[dict[str, Any], str] | None:
+    """The run.json of a simulated run (not itself a twin) made with this reuse key, and its
+    metrics.tsv, the one it recorded; None for anything else."""
     try:
         meta = json.loads((source / "run.json").read_text(encoding="utf-8"))
         metrics = (source / "metrics.tsv").read_bytes()
@@ -99,21 +99,23 @@ def source_record(source: Path, rkey: str) -> dict[str, Any] | None:
         return None
     if checks.metrics_digest(metrics) != meta["metrics_sha256"]:
         return None
-    return dict(meta)
+    return dict(meta), metrics.decode("utf-8")
 
 
 def take(
     source: Path, run_dir: Path, rkey: str, kept: Sequence[str], own: Mapping[str, Any]
-) -> dict[str, Any] | None:
-    """Copy a twin's metrics and kept files into run_dir; its run.json is `own` (this run's
-    command, key and identity) with the twin's metrics digest and finish time, no CPU, and
-    `reused_from` naming the twin. None (nothing written) when the twin is not usable."""
-    meta = source_record(source, rkey)
-    if meta is None or not all((source / name).is_file() for name in kept):
+) -> tuple[dict[str, Any], str] | None:
+    """Copy a twin's kept files into run_dir; returns this run's run.json, `own` (its command,
+    key and identity) with the twin's metrics digest and finish time, no CPU and `reused_from`
+    naming the twin, and the twin's metrics.tsv, as checked. None (nothing written) when the
+    twin is not usable."""
+    found = source_record(source, rkey)
+    if found is None or not all((source / name).is_file() for name in kept):
         return None
+    meta, metrics = found
     for name in kept:
         shutil.copyfile(source / name, run_dir / name)
-    return {
+    record = {
         **own,
         "cpu_s": {},
         "finished_at_sim_s": meta["finished_at_sim_s"],
@@ -122,3 +124,4 @@ def take(
         "reused_from": str(source),
         "wall_s": 0.0,
     }
+    return record, metrics
