@@ -5,8 +5,9 @@ What is checked:
     failure) and was built from the current ns2/patches/*.patch (version file hash);
   * with spacing_ 0 (the default) it is the stock simulator: byte-identical out.tr traces to
     /usr/bin/ns on small seeded scenarios (Reno dumbbell + CBR, Vegas over a 2 Mb/s 50 ms
-    DropTail bottleneck, RED + ErrorModel with NewReno/Sack1) and identical QueueMonitor /
-    FlowMon output;
+    DropTail bottleneck, RED + ErrorModel with NewReno/Sack1, Sack1 flows whose slow start
+    overshoots a small queue, so that the senders' SACK scoreboards hold many holes at once: the
+    searches 0013 changes) and identical QueueMonitor / FlowMon output;
   * 0002 (spacing_ 1): new data segments leave the sender at least srtt/cwnd apart;
   * 0001: QueueMonitor byte counters do not wrap past 2^31 (stock ns does; documented).
 
@@ -258,6 +259,37 @@ $ns at 10.0 "close $f; exit 0"
 $ns run
 """
 
+SACK_HOLES = """
+# Two Sack1 flows with 2000-packet windows into a 30-packet DropTail queue: slow start overshoots
+# and drops many segments of one window, so the senders' SACK scoreboards (ReassemblyQueue) hold
+# many blocks and holes at once (measured: 571 block insertions past the head, 2,423 hole searches).
+set ns [new Simulator]
+$defaultRNG seed 1
+set f [open out.tr w]
+$ns trace-all $f
+set r1 [$ns node]; set r2 [$ns node]
+$ns duplex-link $r1 $r2 10Mb 40ms DropTail
+$ns queue-limit $r1 $r2 30
+for {set i 0} {$i < 2} {incr i} {
+    set s($i) [$ns node]; set d($i) [$ns node]
+    $ns duplex-link $s($i) $r1 100Mb [expr {1 + 3 * $i}]ms DropTail
+    $ns duplex-link $r2 $d($i) 100Mb 1ms DropTail
+    set tcp($i) [new Agent/TCP/Sack1]
+    $tcp($i) set packetSize_ 1000
+    $tcp($i) set window_ 2000
+    $tcp($i) set fid_ $i
+    $ns attach-agent $s($i) $tcp($i)
+    set sink($i) [new Agent/TCPSink/Sack1]
+    $ns attach-agent $d($i) $sink($i)
+    $ns connect $tcp($i) $sink($i)
+    set ftp($i) [new Application/FTP]
+    $ftp($i) attach-agent $tcp($i)
+    $ns at [expr {0.2 * $i}] "$ftp($i) start"
+}
+$ns at 3.0 "close $f; exit 0"
+$ns run
+"""
+
 MONITORS = """
 # QueueMonitor + FlowMon on a RED bottleneck; counters written once a second.
 set ns [new Simulator]
@@ -301,6 +333,7 @@ SCENARIOS = {
     "dumbbell_reno": (DUMBBELL_RENO, "out.tr"),
     "vegas_droptail": (VEGAS_DROPTAIL, "out.tr"),
     "red_errmodel": (RED_ERRMODEL, "out.tr"),
+    "sack_holes": (SACK_HOLES, "out.tr"),
     "monitors": (MONITORS, "mon.txt"),
 }
 
