@@ -1,6 +1,7 @@
 # Shared setup: find the studies, read their config files and the config profile's, validate the
 # config before anything runs, and plan each study's batches of runs.
 import glob
+import re
 import sys
 from pathlib import Path
 
@@ -9,7 +10,8 @@ import yaml
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 
 from bufrepro import backends, registry
-from bufrepro.pipeline import announce, configuration, plan, scheduling
+from bufrepro.pipeline import announce, batch, configuration, plan, scheduling
+from bufrepro.pipeline.experiments import plan as experiment_plan
 
 BASE = Path(workflow.basedir)
 
@@ -57,53 +59,75 @@ RULE_FILES = [
 ]
 
 
-def study_config(name):
-    """The validated config restricted to one study (what its jobs read)."""
+EXPERIMENTS = sorted(CFG.get("experiments", {}))
+# Every batch's owner and simulator, as its folder under results/ names them (the one batch
+# rule, rules/simulate.smk): <study>, <study>/<further simulator>, experiments/<name>.
+BATCH_SCOPES = [
+    *STUDIES,
+    *(f"{s}/{b}" for s in STUDIES for b in OTHER_SIMULATORS[s]),
+    *(f"{batch.EXPERIMENTS}{e}" for e in EXPERIMENTS),
+]
+
+
+def owner_config(name, experiment=False):
+    """The validated config restricted to one study or experiment (what its jobs read)."""
     keep = {k: v for k, v in CFG.items() if k not in (*registry.names(), "experiments")}
-    keep["studies"] = [name]
-    keep[name] = CFG[name]
+    if experiment:
+        keep.update(studies=[], experiments={name: CFG["experiments"][name]})
+    else:
+        keep["studies"] = [name]
+        keep[name] = CFG[name]
     return keep
+
+
+def manifests(scope, names):
+    """The manifests of the named batches of a scope (results/<scope>/batches/<name>.tsv)."""
+    return [f"results/{scope}/batches/{n}.tsv" for n in names]
 
 
 def batch_manifests(study):
     """The manifest of every batch of a study."""
-    return [
-        f"results/{study}/batches/{plan.batch_name(i)}.tsv"
-        for i in range(len(BATCHES[study]))
-    ]
+    return manifests(study, [plan.batch_name(i) for i in range(len(BATCHES[study]))])
 
 
-def _batch_inputs(name):
-    study = registry.get(name)
-    backend = backends.get(study.backend, CFG)
-    return {
-        "config": f"results/{name}/config.yaml",
-        # The study's templates with what they include, and its parsers with the AWK library.
-        "template": sorted(
-            glob.glob(f"tcl/{Path(study.template).parent}/*.j2")
+def _scope_inputs(scope):
+    if scope.startswith(batch.EXPERIMENTS):
+        chosen = experiment_plan.scenario(
+            experiment_plan.resolve(CFG, scope[len(batch.EXPERIMENTS) :])
+        )
+        config = f"results/{scope}/config.yaml"
+    else:
+        name, _, backend = scope.partition("/")
+        chosen = plan.scenario(CFG, name, backend)
+        config = f"results/{name}/config.yaml"
+    template = []
+    if chosen.template.endswith(".j2"):
+        template = sorted(
+            glob.glob(f"tcl/{Path(chosen.template).parent}/*.j2")
             + glob.glob("tcl/lib/*.j2")
-        ),
-        "parsers": [
-            f"awk/{p}"
-            for p in (
-                study.parser,
-                *study.other_parsers,
-                study.tally_parser,
-                study.side_parser,
-            )
-            if p
-        ]
+        )
+    return {
+        "config": config,
+        # The scenario's templates with what they include, its parsers with the AWK library,
+        # and what the backend needs (e.g. ns-3's build record).
+        "template": template,
+        "parsers": [f"awk/{p}" for p in chosen.parsers]
         + sorted(glob.glob("awk/lib/*.awk")),
-        "backend": backend.requires(study.backend_options),
+        "backend": backends.get(chosen.backend, CFG).requires(chosen.options),
     }
 
 
-BATCH_INPUTS = {s: _batch_inputs(s) for s in STUDIES}
+BATCH_INPUTS = {s: _scope_inputs(s) for s in BATCH_SCOPES}
 
 
 def batch_inputs(wildcards):
-    """What a batch job reads: the study's config, template and parsers, the backend's needs."""
-    return BATCH_INPUTS[wildcards.study]
+    """What a batch job reads: its owner's config, scenario and parsers, the backend's needs,
+    and an experiment's refining buffers for its refine stage."""
+    out = dict(BATCH_INPUTS[wildcards.scope])
+    if wildcards.batch.startswith("refine-"):
+        name = wildcards.scope[len(batch.EXPERIMENTS) :]
+        out["refine"] = str(experiment_plan.refine_file(name))
+    return out
 
 
 def figure_files(study):
@@ -120,25 +144,8 @@ def shown_table_files(study):
 
 def other_batch_manifests(study, backend):
     """The manifest of every batch of a study on a further simulator."""
-    return [
-        f"results/{study}/{backend}/batches/{plan.batch_name(i)}.tsv"
-        for i in range(len(OTHER_BATCHES[(study, backend)]))
-    ]
-
-
-def other_batch_inputs(wildcards):
-    """What a further simulator's batch job reads: the config, the study's parsers, the build."""
-    study = registry.get(wildcards.study)
-    backend = backends.get(wildcards.backend, CFG)
-    chosen = study.scenarios[wildcards.backend]
-    return {
-        "config": f"results/{wildcards.study}/config.yaml",
-        "parsers": [
-            f"awk/{chosen[k]}" for k in ("parser", "tally_parser") if chosen.get(k)
-        ]
-        + sorted(glob.glob("awk/lib/*.awk")),
-        "backend": backend.requires({}),
-    }
+    names = [plan.batch_name(i) for i in range(len(OTHER_BATCHES[(study, backend)]))]
+    return manifests(f"{study}/{backend}", names)
 
 
 def cross_sim_files(study):

@@ -22,7 +22,7 @@ rule write_study_config:
         "results/{study}/logs/write_study_config.log",
     localrule: True
     params:
-        text=lambda w: yaml.safe_dump(study_config(w.study), sort_keys=True),
+        text=lambda w: yaml.safe_dump(owner_config(w.study), sort_keys=True),
     run:
         Path(output[0]).write_text(params.text)
         Path(log[0]).write_text(f"wrote {output[0]}\n")

@@ -12,27 +12,12 @@ rule write_experiment_config:
         f"{EXPERIMENT_ROOT}/logs/write_experiment_config.log",
     localrule: True
     params:
-        text=lambda w: yaml.safe_dump(experiment_config(w.experiment), sort_keys=True),
+        text=lambda w: yaml.safe_dump(
+            owner_config(w.experiment, experiment=True), sort_keys=True
+        ),
     run:
         Path(output[0]).write_text(params.text)
         Path(log[0]).write_text(f"wrote {output[0]}\n")
-
-
-rule run_experiment_batch:
-    input:
-        unpack(experiment_batch_inputs),
-    output:
-        manifest=f"{EXPERIMENT_ROOT}/batches/{{stage}}-{{batch}}.tsv",
-    log:
-        f"{EXPERIMENT_ROOT}/logs/run_batch/{{stage}}-{{batch}}.log",
-    wildcard_constraints:
-        stage="coarse|refine",
-    params:
-        python=sys.executable,
-    shell:
-        "{params.python} -m bufrepro.cli experiment-batch --config {input.config}"
-        " --experiment {wildcards.experiment} --stage {wildcards.stage}"
-        " --batch {wildcards.batch} --manifest {output.manifest} > {log} 2>&1"
 
 
 checkpoint refine_experiment:

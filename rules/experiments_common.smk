@@ -1,16 +1,6 @@
 # The named experiments' shared setup (their rules: rules/experiments.smk): the selected names,
 # the config each one's jobs read, and the batches of its search stages.
-from bufrepro.pipeline.experiments import plan as experiment_plan
-
-EXPERIMENTS = sorted(CFG.get("experiments", {}))
 EXPERIMENT_ROOT = "results/experiments/{experiment}"
-
-
-def experiment_config(name):
-    """The validated config restricted to one experiment (what its jobs read)."""
-    keep = {k: v for k, v in CFG.items() if k not in (*registry.names(), "experiments")}
-    keep.update(studies=[], experiments={name: CFG["experiments"][name]})
-    return keep
 
 
 def experiment_manifests(name, stage):
@@ -19,30 +9,10 @@ def experiment_manifests(name, stage):
     if not n_runs:
         return []
     n = experiment_plan.n_batches(CFG, name, n_runs)
-    return [
-        f"results/experiments/{name}/batches/{stage}-b{i:04d}.tsv" for i in range(n)
-    ]
-
-
-def experiment_batch_inputs(wildcards):
-    """A batch's config, its backend's scenario (templates; ns-3's build record) and parser,
-    and the refine stage's buffers."""
-    kind = experiment_plan.kind_of(CFG, wildcards.experiment)
-    block = experiment_plan.block(CFG, wildcards.experiment)
-    template = kind.template_for(block)
-    scenario = backends.get(kind.backend_for(block), CFG).requires(
-        kind.options_for(block)
+    return manifests(
+        f"{batch.EXPERIMENTS}{name}",
+        [f"{stage}-{plan.batch_name(i)}" for i in range(n)],
     )
-    if template.endswith(".j2"):
-        scenario += sorted(glob.glob(f"tcl/{Path(template).parent}/*.j2"))
-    out = {
-        "config": f"results/experiments/{wildcards.experiment}/config.yaml",
-        "template": scenario,
-        "parsers": [f"awk/{kind.parser}", *sorted(glob.glob("awk/lib/*.awk"))],
-    }
-    if wildcards.stage == "refine":
-        out["refine"] = str(experiment_plan.refine_file(wildcards.experiment))
-    return out
 
 
 def refine_manifests(wildcards):

@@ -3,25 +3,6 @@
 # results/{study}/tables/cross_sim.csv: the study's own backend against each further one.
 
 
-rule run_batch_other:
-    input:
-        unpack(other_batch_inputs),
-    output:
-        manifest="results/{study}/{backend}/batches/{batch}.tsv",
-    log:
-        "results/{study}/{backend}/logs/run_batch/{batch}.log",
-    benchmark:
-        "results/{study}/{backend}/benchmarks/run_batch/{batch}.tsv"
-    wildcard_constraints:
-        backend="|".join(BACKENDS),
-    params:
-        python=sys.executable,
-    shell:
-        "{params.python} -m bufrepro.cli run-batch --config {input.config}"
-        " --study {wildcards.study} --backend {wildcards.backend}"
-        " --batch {wildcards.batch} --manifest {output.manifest} > {log} 2>&1"
-
-
 for _study in STUDIES:
     for _other in OTHER_SIMULATORS[_study]:
         _where = f"results/{_study}/{_other}"

@@ -19,7 +19,7 @@ from bufrepro.kit.paths import REPO_ROOT
 from bufrepro.pipeline import configuration
 from bufrepro.pipeline.experiments import plan, search
 
-JOB_COMMANDS = ("experiment-batch", "experiment-refine", "experiment-answer")
+JOB_COMMANDS = ("experiment-refine", "experiment-answer")
 # Each flag and the block key it sets (errors about the key name the flag).
 FLAG_KEYS = {
     "--rate": "link.rate",
@@ -303,20 +303,12 @@ def job(argv: Sequence[str]) -> int:
     p.add_argument("command", choices=JOB_COMMANDS)
     p.add_argument("--config", required=True)
     p.add_argument("--experiment", required=True)
-    p.add_argument("--stage", choices=search.STAGES)
-    p.add_argument("--batch")
-    p.add_argument("--manifest")
     p.add_argument("--out")
     p.add_argument("--template")
     p.add_argument("--page")
     args = p.parse_args(argv)
     cfg = configuration.validate(yaml.safe_load(Path(args.config).read_text(encoding="utf-8")))
-    if args.command == "experiment-batch":
-        from bufrepro.pipeline.experiments import run
-
-        made = run.run_batch(cfg, args.experiment, args.stage, args.batch, Path(args.manifest))
-        print(f"{args.experiment} {args.stage}-{args.batch}: {made} runs made")
-    elif args.command == "experiment-refine":
+    if args.command == "experiment-refine":
         from bufrepro.pipeline.experiments import run
 
         print(json.dumps(run.write_refinement(cfg, args.experiment, Path(args.out))))

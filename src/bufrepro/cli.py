@@ -30,10 +30,12 @@ def _parser() -> argparse.ArgumentParser:
     plot = sub.add_parser("plot", help="a study's figures")
     for p in (run, agg, cmp_, plot):
         p.add_argument("--config", required=True, help="the validated config (YAML)")
+    for p in (agg, cmp_, plot):
         p.add_argument("--study", required=True)
-    run.add_argument("--batch", required=True)
-    for p in (run,):
-        p.add_argument("--backend", default="", help="a further simulator of the study (ns3)")
+    run.add_argument(
+        "--scope", required=True, help="<study>, <study>/<backend> or experiments/<name>"
+    )
+    run.add_argument("--batch", required=True, help="b0000, ...; an experiment's coarse-b0000")
     cross = sub.add_parser("cross-sim", help="a study's cross-simulator tables")
     cross.add_argument("--config", required=True, help="the validated config (YAML)")
     cross.add_argument("--study", required=True)
@@ -222,7 +224,7 @@ def _queues(cfg: dict[str, Any], args: argparse.Namespace) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Dispatch a subcommand; see --help (`advise` and the experiment jobs: bufrepro.advise)."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in ("advise", "experiment-batch", "experiment-refine", "experiment-answer"):
+    if argv and argv[0] in ("advise", "experiment-refine", "experiment-answer"):
         from bufrepro import advise
 
         return advise.main(argv)
@@ -242,8 +244,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.command == "run-batch":
         from bufrepro.pipeline import batch
 
-        made = batch.run_batch(cfg, args.study, args.batch, Path(args.manifest), args.backend)
-        print(f"{args.study} {args.batch}: {made} runs made")
+        made = batch.run_batch(cfg, args.scope, args.batch, Path(args.manifest))
+        print(f"{args.scope} {args.batch}: {made} runs made")
     elif args.command == "cross-sim":
         from bufrepro.pipeline import crosssim
 

@@ -1,4 +1,4 @@
-"""Run one batch of a study in one process: render, simulate and parse each run in turn."""
+"""Run one batch of any owner's runs in one process (a study on any backend, an experiment)."""
 
 from __future__ import annotations
 
@@ -6,31 +6,42 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from bufrepro import backends, registry
+from bufrepro import backends
+from bufrepro.backends.base import RunSpec
 from bufrepro.backends.runall import execute_all
 from bufrepro.pipeline import plan
+from bufrepro.pipeline.experiments import plan as experiment_plan
+from bufrepro.pipeline.scenario import spec
+
+# Where an experiment's batches are: a scope experiments/<name> (rules/simulate.smk).
+EXPERIMENTS = "experiments/"
 
 
-def run_batch(
-    cfg: Mapping[str, Any], name: str, batch: str, manifest: Path, backend: str = ""
-) -> int:
-    """Run every run of the batch not yet current; write the manifest when all succeeded.
-
-    A failed run does not stop the others (their results are kept); the job then fails, naming
-    each failed run and the command that reproduces it. Returns the number of runs made.
-    `backend`: one of the study's other simulators (plan.other_simulators); default its own.
-    """
-    study = registry.get(name)
+def batch_specs(cfg: Mapping[str, Any], scope: str, batch: str) -> tuple[str, list[RunSpec]]:
+    """(backend, specs) of a batch: scope <study>, <study>/<backend> or experiments/<name>."""
+    if scope.startswith(EXPERIMENTS):
+        return experiment_plan.batch_specs(cfg, scope[len(EXPERIMENTS) :], batch)
+    name, _, backend = scope.partition("/")
     index = plan.batch_index(batch)
     all_batches = plan.batches(cfg, name, backend)
     if index >= len(all_batches):
         raise ValueError(f"{name} has {len(all_batches)} batches; there is no {batch}")
-    simulator = backends.get(backend or study.backend, cfg)
+    chosen = plan.scenario(cfg, name, backend)
+    return chosen.backend, [spec(chosen, p) for p in all_batches[index]]
+
+
+def run_batch(cfg: Mapping[str, Any], scope: str, batch: str, manifest: Path) -> int:
+    """Run every run of the batch not yet current; write the manifest when all succeeded.
+
+    A failed run does not stop the others (their results are kept); the job then fails, naming
+    each failed run and the command that reproduces it. Returns the number of runs made.
+    """
+    backend, specs = batch_specs(cfg, scope, batch)
     done = execute_all(
-        simulator,
-        [plan.spec(cfg, point) for point in all_batches[index]],
+        backends.get(backend, cfg),
+        specs,
         bool(cfg.get("keep_traces", False)),
-        f"runs of {name} {batch}",
+        f"runs of {scope} {batch}",
     )
     rows = [f"{d.spec.run_dir}\t{d.status}\t{d.seconds:.3f}" for d in done]
     manifest.parent.mkdir(parents=True, exist_ok=True)

@@ -11,6 +11,8 @@ from bufrepro import registry
 from bufrepro.backends.base import RunSpec
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Study
+from bufrepro.pipeline.scenario import Scenario
+from bufrepro.pipeline.scenario import spec as scenario_spec
 
 
 def runs_per_job(cfg: Mapping[str, Any], study: Study) -> int:
@@ -79,20 +81,24 @@ def batch_index(name: str) -> int:
     return int(name[1:])
 
 
-def spec(cfg: Mapping[str, Any], point: RunPoint, base: Path = Path()) -> RunSpec:
-    """A run's spec: its record (params.json), template, parser and parser variables."""
-    study = registry.get(point.study)
-    block = cfg[point.study]
-    if point.backend and point.backend != study.backend:
-        return _other_spec(cfg, point, base)
-    record = {**point.as_dict(), "template": study.template, "params": study.params(block, point)}
-    return RunSpec(
-        run_dir=base / point.run_dir,
-        study=study.name,
-        record=record,
+def scenario(cfg: Mapping[str, Any], name: str, backend: str = "") -> Scenario:
+    """The study's runs on `backend` (its own when empty or its own; else one of `scenarios`)."""
+    study = registry.get(name)
+    if backend and backend != study.backend:
+        return _other_scenario(cfg, name, backend)
+    block = cfg[name]
+    return Scenario(
+        owner=name,
+        backend=study.backend,
         template=study.template,
-        parser=study.parser_for(block, point),
-        parser_args=study.parse_args(block, point),
+        params=lambda p: study.params(block, p),
+        parser_for=lambda p: study.parser_for(block, p),
+        parse_args=lambda p: study.parse_args(block, p),
+        parsers=tuple(
+            p
+            for p in (study.parser, *study.other_parsers, study.tally_parser, study.side_parser)
+            if p
+        ),
         stream=study.stream,
         side_files=study.side_files,
         side_parser=study.side_parser,
@@ -101,24 +107,24 @@ def spec(cfg: Mapping[str, Any], point: RunPoint, base: Path = Path()) -> RunSpe
     )
 
 
-def _other_spec(cfg: Mapping[str, Any], point: RunPoint, base: Path) -> RunSpec:
-    """A run on a backend of the study's `scenarios`: that backend's scenario and parser."""
-    study = registry.get(point.study)
-    block = simulator_block(cfg, point.study, point.backend)
-    chosen = study.scenarios[point.backend]
-    params = study.backend_params(block, point)
-    record = {
-        **point.as_dict(),
-        "simulator": point.backend,
-        "template": chosen["scenario"],
-        "params": params,
-    }
-    return RunSpec(
-        run_dir=base / point.run_dir,
-        study=study.name,
-        record=record,
+def _other_scenario(cfg: Mapping[str, Any], name: str, backend: str) -> Scenario:
+    """The study on a backend of its `scenarios`: that backend's scenario and parsers."""
+    study = registry.get(name)
+    block = simulator_block(cfg, name, backend)
+    chosen = study.scenarios[backend]
+    return Scenario(
+        owner=name,
+        backend=backend,
         template=chosen["scenario"],
-        parser=study.backend_parser_for(block, point),
-        parser_args=study.backend_parse_args(block, point),
+        params=lambda p: study.backend_params(block, p),
+        parser_for=lambda p: study.backend_parser_for(block, p),
+        parse_args=lambda p: study.backend_parse_args(block, p),
+        parsers=tuple(chosen[k] for k in ("parser", "tally_parser") if chosen.get(k)),
         stream=study.stream,
+        record={"simulator": backend},
     )
+
+
+def spec(cfg: Mapping[str, Any], point: RunPoint, base: Path = Path()) -> RunSpec:
+    """A study run's spec (scenario.spec of the study's scenario on the point's backend)."""
+    return scenario_spec(scenario(cfg, point.study, point.backend), point, base)

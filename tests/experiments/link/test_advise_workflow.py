@@ -131,4 +131,7 @@ def test_the_documented_command_as_written(tmp_path: Path) -> None:
     assert "written by: bufrepro advise " + " ".join(documented) + "\n" in written
     dry = snakemake(work, "-n", "--configfile", "experiments/link-10mbit-40ms-3sack-loss1pct.yaml")
     assert dry.returncode == 0, dry.stderr[-2000:]
-    assert "run_experiment_batch" in dry.stdout and "compare_published" not in dry.stdout
+    assert "run_batch" in dry.stdout and "compare_published" not in dry.stdout
+    assert (
+        "results/experiments/link-10mbit-40ms-3sack-loss1pct/batches/coarse-b0000.tsv" in dry.stdout
+    )

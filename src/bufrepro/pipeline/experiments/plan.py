@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,51 @@ from bufrepro.backends.base import RunSpec
 from bufrepro.kit.experiment import ROOT, Experiment, run_points
 from bufrepro.kit.grid import RunPoint
 from bufrepro.pipeline.experiments import search
+from bufrepro.pipeline.scenario import Scenario
+from bufrepro.pipeline.scenario import spec as scenario_spec
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A named experiment resolved once from the config: its block, its kind, and the backend,
+    scenario and options that kind chose for the block."""
+
+    name: str
+    block: Mapping[str, Any]
+    kind: Experiment
+    backend: str
+    template: str
+    options: Mapping[str, str]
+
+
+def resolve(cfg: Mapping[str, Any], name: str) -> Resolved:
+    """The experiment called `name` of the validated config, resolved once."""
+    found = block(cfg, name)
+    kind = registry.kind(str(found["kind"]))
+    return Resolved(
+        name=name,
+        block=found,
+        kind=kind,
+        backend=kind.backend_for(found),
+        template=kind.template_for(found),
+        options=kind.options_for(found),
+    )
+
+
+def scenario(exp: Resolved) -> Scenario:
+    """The experiment's runs on its backend."""
+    kind, found = exp.kind, exp.block
+    return Scenario(
+        owner=exp.name,
+        backend=exp.backend,
+        template=exp.template,
+        params=lambda p: kind.params(exp.name, found, p),
+        parser_for=lambda p: kind.parser,
+        parse_args=lambda p: kind.parse_args(found, p),
+        parsers=(kind.parser,),
+        stream=kind.stream,
+        options=exp.options,
+    )
 
 
 def block(cfg: Mapping[str, Any], name: str) -> Mapping[str, Any]:
@@ -75,18 +121,14 @@ def batch_points(cfg: Mapping[str, Any], name: str, stage: str, index: int) -> l
 
 
 def spec(cfg: Mapping[str, Any], name: str, point: RunPoint) -> RunSpec:
-    """A run's spec: its record (params.json), template, parser and parser variables."""
-    kind = kind_of(cfg, name)
-    b = block(cfg, name)
-    template = kind.template_for(b)
-    record = {**point.as_dict(), "template": template, "params": kind.params(name, b, point)}
-    return RunSpec(
-        run_dir=Path(point.run_dir),
-        study=point.study,
-        record=record,
-        template=template,
-        parser=kind.parser,
-        parser_args=kind.parse_args(b, point),
-        stream=kind.stream,
-        options=kind.options_for(b),
-    )
+    """A run's spec (scenario.spec of the experiment's scenario)."""
+    return scenario_spec(scenario(resolve(cfg, name)), point)
+
+
+def batch_specs(cfg: Mapping[str, Any], name: str, batch: str) -> tuple[str, list[RunSpec]]:
+    """(backend, specs) of a batch named <stage>-b<index> (e.g. coarse-b0000)."""
+    stage, _, index = batch.partition("-")
+    exp = resolve(cfg, name)
+    chosen = scenario(exp)
+    points = batch_points(cfg, name, stage, int(index.lstrip("b")))
+    return exp.backend, [scenario_spec(chosen, p) for p in points]
