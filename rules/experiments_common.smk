@@ -5,10 +5,11 @@ EXPERIMENT_ROOT = "results/experiments/{experiment}"
 
 def experiment_manifests(name, stage):
     """The manifests of a stage's batches (the refine stage's once its checkpoint ran)."""
-    n_runs = len(experiment_plan.stage_points(CFG, name, stage))
+    exp = experiment_plan.resolve(CFG, name)
+    n_runs = len(experiment_plan.stage_points(exp, stage))
     if not n_runs:
         return []
-    n = experiment_plan.n_batches(CFG, name, n_runs)
+    n = experiment_plan.n_batches(exp, n_runs)
     return manifests(
         f"{batch.EXPERIMENTS}{name}",
         [f"{stage}-{plan.batch_name(i)}" for i in range(n)],

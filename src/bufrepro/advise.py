@@ -1,4 +1,4 @@
-"""`bufrepro advise` (a user's link as a named experiment, answered) and the experiment jobs."""
+"""`bufrepro advise`: a user's link written as a named experiment, run, and answered."""
 
 from __future__ import annotations
 
@@ -19,7 +19,6 @@ from bufrepro.kit.paths import REPO_ROOT
 from bufrepro.pipeline import configuration
 from bufrepro.pipeline.experiments import plan, search
 
-JOB_COMMANDS = ("experiment-refine", "experiment-answer")
 # Each flag and the block key it sets (errors about the key name the flag).
 FLAG_KEYS = {
     "--rate": "link.rate",
@@ -173,17 +172,13 @@ def write_config(path: Path, name: str, block: Mapping[str, Any], argv: Sequence
     path.write_text(head + body, encoding="utf-8")
 
 
-def _progress(cfg: Mapping[str, Any], name: str, start: float, made: set[str]) -> str:
+def _progress(exp: plan.Resolved, start: float) -> str:
     """The one progress line: runs done of those planned, and an ETA."""
-    block = plan.block(cfg, name)
-    coarse = plan.stage_points(cfg, name, "coarse")
-    refine_known = plan.refine_file(name).is_file()
-    refine = plan.stage_points(cfg, name, "refine") if refine_known else []
-    guess = (
-        0
-        if refine_known
-        else len(coarse) // len(plan.coarse_buffers(cfg, name)) * int(block["buffers"]["refine"])
-    )
+    coarse = plan.stage_points(exp, "coarse")
+    refine_known = exp.refine_file.is_file()
+    refine = plan.stage_points(exp, "refine") if refine_known else []
+    per_buffer = len(coarse) // len(plan.coarse_buffers(exp))
+    guess = 0 if refine_known else per_buffer * int(exp.block["buffers"]["refine"])
     points = [*coarse, *refine]
     done = sum((Path(p.run_dir) / "metrics.tsv").is_file() for p in points)
     total = len(points) + guess
@@ -209,10 +204,8 @@ def made_since(start_monotonic: float) -> float:
     return _WALL0 + start_monotonic
 
 
-def _run_workflow(
-    cfg: Mapping[str, Any], name: str, path: Path, cores: int
-) -> tuple[int, float, Path]:
-    log = plan.folder(name) / "logs" / "snakemake.log"
+def _run_workflow(exp: plan.Resolved, path: Path, cores: int) -> tuple[int, float, Path]:
+    log = exp.folder / "logs" / "snakemake.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, "-m", "snakemake", "--cores", str(cores), "--configfile", str(path)]
     start = time.monotonic()
@@ -222,17 +215,17 @@ def _run_workflow(
         while proc.poll() is None:
             time.sleep(0.5)
             if tty:
-                print("\r" + _progress(cfg, name, start, set()).ljust(70), end="", flush=True)
-    line = _progress(cfg, name, start, set())
+                print("\r" + _progress(exp, start).ljust(70), end="", flush=True)
+    line = _progress(exp, start)
     print(("\r" if tty else "") + line.ljust(70))
     return proc.returncode, time.monotonic() - start, log
 
 
-def cost_line(cfg: Mapping[str, Any], name: str, since: float, wall: float, cores: int) -> str:
+def cost_line(exp: plan.Resolved, since: float, wall: float, cores: int) -> str:
     """Runs made now, and the simulator's and parsers' CPU against the wall."""
     made, sim, parse = 0, 0.0, 0.0
     for stage in search.STAGES:
-        for p in plan.stage_points(cfg, name, stage):
+        for p in plan.stage_points(exp, stage):
             meta = Path(p.run_dir) / "run.json"
             if meta.is_file() and meta.stat().st_mtime >= since:
                 cpu = json.loads(meta.read_text(encoding="utf-8")).get("cpu_s", {})
@@ -285,42 +278,14 @@ def advise(argv: Sequence[str]) -> int:
     if args.no_run:
         return 0
     since = time.time()
-    rc, wall, log = _run_workflow(cfg, name, path, args.cores)
+    exp = plan.resolve(cfg, name)
+    rc, wall, log = _run_workflow(exp, path, args.cores)
     if rc != 0:
         tail = log.read_text(encoding="utf-8", errors="replace").splitlines()[-25:]
         print("\n".join(tail), file=sys.stderr)
         print(f"bufrepro advise: the workflow failed (exit {rc}); its log: {log}", file=sys.stderr)
         return 1
-    print((plan.folder(name) / "answer.txt").read_text(encoding="utf-8"), end="")
-    print(cost_line(cfg, name, since, wall, args.cores))
-    print(f"Page: report/experiments/{name}.html  Table: {plan.folder(name)}/tables/answer.csv")
+    print((exp.folder / "answer.txt").read_text(encoding="utf-8"), end="")
+    print(cost_line(exp, since, wall, args.cores))
+    print(f"Page: report/experiments/{name}.html  Table: {exp.folder}/tables/answer.csv")
     return 0
-
-
-def job(argv: Sequence[str]) -> int:
-    """The experiment jobs' commands, as the workflow's rules call them."""
-    p = argparse.ArgumentParser(prog="python -m bufrepro.cli")
-    p.add_argument("command", choices=JOB_COMMANDS)
-    p.add_argument("--config", required=True)
-    p.add_argument("--experiment", required=True)
-    p.add_argument("--out")
-    p.add_argument("--template")
-    p.add_argument("--page")
-    args = p.parse_args(argv)
-    cfg = configuration.validate(yaml.safe_load(Path(args.config).read_text(encoding="utf-8")))
-    if args.command == "experiment-refine":
-        from bufrepro.pipeline.experiments import run
-
-        print(json.dumps(run.write_refinement(cfg, args.experiment, Path(args.out))))
-    else:
-        from bufrepro.pipeline.experiments import write
-
-        print(write.write_answer(cfg, args.experiment, Path(args.template), Path(args.page)))
-    return 0
-
-
-def main(argv: Sequence[str]) -> int:
-    """`advise ...` or one of JOB_COMMANDS."""
-    if argv and argv[0] == "advise":
-        return advise(list(argv[1:]))
-    return job(list(argv))

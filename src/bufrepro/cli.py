@@ -103,7 +103,36 @@ def _parser() -> argparse.ArgumentParser:
     shw.add_argument("--summary", action="store_true", help="only the per-study summary table")
     _readings_parsers(sub)
     _claims_calibrated_parser(sub)
+    _experiment_parsers(sub)
     return parser
+
+
+def _experiment_parsers(sub: Any) -> None:
+    refine = sub.add_parser("experiment-refine", help="an experiment's refining buffers")
+    ans = sub.add_parser("experiment-answer", help="an experiment's answer, tables and page")
+    for p in (refine, ans):
+        p.add_argument("--config", required=True, help="the validated config (YAML)")
+        p.add_argument("--experiment", required=True)
+    refine.add_argument("--out", required=True, help="refine.json")
+    ans.add_argument("--template", required=True, help="the page's template")
+    ans.add_argument("--page", required=True, help="the page (HTML)")
+
+
+def _experiment(cfg: dict[str, Any], args: argparse.Namespace) -> None:
+    """experiment-refine and experiment-answer, on the experiment resolved once."""
+    from bufrepro.pipeline.experiments import plan
+
+    exp = plan.resolve(cfg, args.experiment)
+    if args.command == "experiment-refine":
+        import json
+
+        from bufrepro.pipeline.experiments import run
+
+        print(json.dumps(run.write_refinement(exp, Path(args.out))))
+    else:
+        from bufrepro.pipeline.experiments import write
+
+        print(write.write_answer(exp, Path(args.template), Path(args.page)))
 
 
 def _claims_calibrated_parser(sub: Any) -> None:
@@ -222,12 +251,12 @@ def _queues(cfg: dict[str, Any], args: argparse.Namespace) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Dispatch a subcommand; see --help (`advise` and the experiment jobs: bufrepro.advise)."""
+    """Dispatch a job's subcommand; see --help (the user's `advise` verb: bufrepro.advise)."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in ("advise", "experiment-refine", "experiment-answer"):
+    if argv and argv[0] == "advise":
         from bufrepro import advise
 
-        return advise.main(argv)
+        return advise.advise(argv[1:])
     args = _parser().parse_args(argv)
     if args.command == "bench":
         return _bench(args)
@@ -246,6 +275,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         made = batch.run_batch(cfg, args.scope, args.batch, Path(args.manifest))
         print(f"{args.scope} {args.batch}: {made} runs made")
+    elif args.command.startswith("experiment-"):
+        _experiment(cfg, args)
     elif args.command == "cross-sim":
         from bufrepro.pipeline import crosssim
 

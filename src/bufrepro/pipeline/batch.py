@@ -20,7 +20,9 @@ EXPERIMENTS = "experiments/"
 def batch_specs(cfg: Mapping[str, Any], scope: str, batch: str) -> tuple[str, list[RunSpec]]:
     """(backend, specs) of a batch: scope <study>, <study>/<backend> or experiments/<name>."""
     if scope.startswith(EXPERIMENTS):
-        return experiment_plan.batch_specs(cfg, scope[len(EXPERIMENTS) :], batch)
+        return experiment_plan.batch_specs(
+            experiment_plan.resolve(cfg, scope[len(EXPERIMENTS) :]), batch
+        )
     name, _, backend = scope.partition("/")
     index = plan.batch_index(batch)
     all_batches = plan.batches(cfg, name, backend)

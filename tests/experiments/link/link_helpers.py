@@ -23,14 +23,15 @@ def config(name: str, block: dict[str, Any]) -> dict[str, Any]:
 def run_points_now(cfg: dict[str, Any], name: str, points: list[RunPoint]) -> None:
     """Run each point (or find it current) in the working directory."""
     backend = backends.get("ns2", cfg)
+    exp = plan.resolve(cfg, name)
     for p in points:
-        execute(backend, plan.spec(cfg, name, p))
+        execute(backend, plan.spec(exp, p))
 
 
 def fixed(cfg: dict[str, Any], name: str, pairs: list[tuple[str, int]]) -> pd.DataFrame:
     """Runs of the given (queue, buffer) pairs on every seed: a row each, with the metrics."""
-    block = plan.block(cfg, name)
-    points = run_points(name, plan.kind_of(cfg, name), pairs, block["seeds"])
+    exp = plan.resolve(cfg, name)
+    points = run_points(name, exp.kind, pairs, exp.block["seeds"])
     run_points_now(cfg, name, points)
     rows = [
         {"queue": p.values[0][1], "buffer": p.values[1][1], "seed": p.seed, **run.metrics(p)}
@@ -41,12 +42,13 @@ def fixed(cfg: dict[str, Any], name: str, pairs: list[tuple[str, int]]) -> pd.Da
 
 def searched(cfg: dict[str, Any], name: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Both search stages run as the workflow runs them; (runs, recommendation)."""
-    run_points_now(cfg, name, plan.stage_points(cfg, name, "coarse"))
-    run.write_refinement(cfg, name, plan.refine_file(name))
-    run_points_now(cfg, name, plan.stage_points(cfg, name, "refine"))
-    runs = answer.runs_frame(cfg, name)
-    describe = plan.kind_of(cfg, name).describe(plan.block(cfg, name))
-    return runs, answer.recommend(runs, plan.block(cfg, name), describe)
+    exp = plan.resolve(cfg, name)
+    run_points_now(cfg, name, plan.stage_points(exp, "coarse"))
+    run.write_refinement(exp, exp.refine_file)
+    run_points_now(cfg, name, plan.stage_points(exp, "refine"))
+    runs = answer.runs_frame(exp)
+    describe = exp.kind.describe(exp.block)
+    return runs, answer.recommend(runs, exp.block, describe)
 
 
 def link(

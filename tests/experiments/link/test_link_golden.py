@@ -37,8 +37,9 @@ CASES: dict[str, tuple[dict[str, Any], tuple[str, int]]] = {
 def test_rendered_scenario_matches_its_golden_file(case: str) -> None:
     block, pair = CASES[case]
     cfg = config(case, block)
-    point = run_points(case, plan.kind_of(cfg, case), [pair], [1])[0]
-    _, text = backends.get("ns2", cfg).scenario(plan.spec(cfg, case, point))
+    exp = plan.resolve(cfg, case)
+    point = run_points(case, exp.kind, [pair], [1])[0]
+    _, text = backends.get("ns2", cfg).scenario(plan.spec(exp, point))
     golden = GOLDEN / f"{case}.tcl"
     if os.environ.get("BUFREPRO_UPDATE_GOLDEN"):
         golden.parent.mkdir(exist_ok=True)

@@ -58,9 +58,10 @@ def test_header_names_the_program_and_every_argument(
     )
     block["run"] = {"warmup": "0.5s", "measure": "1s"}
     cfg = config(NAME, block)
-    assert plan.block(cfg, NAME)["backend"] == "auto"
-    point = run_points(NAME, plan.kind_of(cfg, NAME), [("PIE", 9)], [1])[0]
-    spec = plan.spec(cfg, NAME, point)
+    exp = plan.resolve(cfg, NAME)
+    assert exp.block["backend"] == "auto"
+    point = run_points(NAME, exp.kind, [("PIE", 9)], [1])[0]
+    spec = plan.spec(exp, point)
     assert spec.template == "link" and spec.parser_args["sealed"] == 1
     backend = backends.get("ns3", {**cfg, "ns3_prefix": str(REPO_ROOT / ".ns3")})
     _, args = backend.scenario(spec)

@@ -26,11 +26,11 @@ METRICS = (
 )
 
 
-def runs_frame(cfg: Mapping[str, Any], name: str) -> pd.DataFrame:
+def runs_frame(exp: plan.Resolved) -> pd.DataFrame:
     """A row per run of every stage: queue, buffer, seed, stage and every metric."""
     rows = []
     for stage in search.STAGES:
-        for p in plan.stage_points(cfg, name, stage):
+        for p in plan.stage_points(exp, stage):
             values = run.metrics(p)
             rows.append(
                 {

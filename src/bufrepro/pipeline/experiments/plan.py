@@ -1,4 +1,4 @@
-"""An experiment's runs: each search stage's buffers, its run specs, and its batches."""
+"""An experiment's runs: resolved once from the config, each search stage's buffers and batches."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from bufrepro.pipeline.scenario import spec as scenario_spec
 
 @dataclass(frozen=True)
 class Resolved:
-    """A named experiment resolved once from the config: its block, its kind, and the backend,
-    scenario and options that kind chose for the block."""
+    """A named experiment resolved once from the validated config: its block, its kind, and the
+    backend, scenario and options that kind chose for the block; passed down to every stage."""
 
     name: str
     block: Mapping[str, Any]
@@ -29,46 +29,45 @@ class Resolved:
     template: str
     options: Mapping[str, str]
 
+    @property
+    def folder(self) -> Path:
+        """results/experiments/<name>/."""
+        return folder(self.name)
+
+    @property
+    def refine_file(self) -> Path:
+        """Where the refine stage's buffers are written (the checkpoint's output)."""
+        return refine_file(self.name)
+
 
 def resolve(cfg: Mapping[str, Any], name: str) -> Resolved:
     """The experiment called `name` of the validated config, resolved once."""
-    found = block(cfg, name)
-    kind = registry.kind(str(found["kind"]))
+    block: Mapping[str, Any] = cfg["experiments"][name]
+    kind = registry.kind(str(block["kind"]))
     return Resolved(
         name=name,
-        block=found,
+        block=block,
         kind=kind,
-        backend=kind.backend_for(found),
-        template=kind.template_for(found),
-        options=kind.options_for(found),
+        backend=kind.backend_for(block),
+        template=kind.template_for(block),
+        options=kind.options_for(block),
     )
 
 
 def scenario(exp: Resolved) -> Scenario:
     """The experiment's runs on its backend."""
-    kind, found = exp.kind, exp.block
+    kind, block = exp.kind, exp.block
     return Scenario(
         owner=exp.name,
         backend=exp.backend,
         template=exp.template,
-        params=lambda p: kind.params(exp.name, found, p),
+        params=lambda p: kind.params(exp.name, block, p),
         parser_for=lambda p: kind.parser,
-        parse_args=lambda p: kind.parse_args(found, p),
+        parse_args=lambda p: kind.parse_args(block, p),
         parsers=(kind.parser,),
         stream=kind.stream,
         options=exp.options,
     )
-
-
-def block(cfg: Mapping[str, Any], name: str) -> Mapping[str, Any]:
-    """The experiment's validated block."""
-    found: Mapping[str, Any] = cfg["experiments"][name]
-    return found
-
-
-def kind_of(cfg: Mapping[str, Any], name: str) -> Experiment:
-    """The experiment's kind."""
-    return registry.kind(str(block(cfg, name)["kind"]))
 
 
 def folder(name: str) -> Path:
@@ -81,54 +80,49 @@ def refine_file(name: str) -> Path:
     return folder(name) / "search" / "refine.json"
 
 
-def coarse_buffers(cfg: Mapping[str, Any], name: str) -> list[int]:
+def coarse_buffers(exp: Resolved) -> list[int]:
     """The first pass: log-spaced buffers over the kind's range."""
-    b = block(cfg, name)
-    lo, hi = kind_of(cfg, name).axis_range(b)
-    return search.log_spaced(lo, hi, int(b["buffers"]["coarse"]))
+    lo, hi = exp.kind.axis_range(exp.block)
+    return search.log_spaced(lo, hi, int(exp.block["buffers"]["coarse"]))
 
 
-def stage_pairs(cfg: Mapping[str, Any], name: str, stage: str) -> list[tuple[str, int]]:
+def stage_pairs(exp: Resolved, stage: str) -> list[tuple[str, int]]:
     """(series value, buffer) of a stage; the refine stage's from its file."""
     if stage == "coarse":
-        buffers = {
-            s: coarse_buffers(cfg, name) for s in kind_of(cfg, name).series(block(cfg, name))
-        }
+        coarse = coarse_buffers(exp)
+        buffers = {s: coarse for s in exp.kind.series(exp.block)}
     elif stage == "refine":
-        path = refine_file(name)
+        path = exp.refine_file
         buffers = json.loads(path.read_text(encoding="utf-8"))["buffers"] if path.is_file() else {}
     else:
         raise ValueError(f"stage {stage!r}; allowed: {', '.join(search.STAGES)}")
     return [(s, b) for s, bs in buffers.items() for b in bs]
 
 
-def stage_points(cfg: Mapping[str, Any], name: str, stage: str) -> list[RunPoint]:
+def stage_points(exp: Resolved, stage: str) -> list[RunPoint]:
     """Every run of a stage, seeds innermost."""
-    b = block(cfg, name)
-    return run_points(name, kind_of(cfg, name), stage_pairs(cfg, name, stage), b["seeds"])
+    return run_points(exp.name, exp.kind, stage_pairs(exp, stage), exp.block["seeds"])
 
 
-def n_batches(cfg: Mapping[str, Any], name: str, n_runs: int) -> int:
+def n_batches(exp: Resolved, n_runs: int) -> int:
     """How many jobs carry n_runs runs (runs_per_job each, at least one job)."""
-    per = int(block(cfg, name)["runs_per_job"])
-    return max(1, -(-n_runs // per))
+    return max(1, -(-n_runs // int(exp.block["runs_per_job"])))
 
 
-def batch_points(cfg: Mapping[str, Any], name: str, stage: str, index: int) -> list[RunPoint]:
+def batch_points(exp: Resolved, stage: str, index: int) -> list[RunPoint]:
     """The index-th batch of a stage: every n-th run, so that small and large buffers mix."""
-    points = stage_points(cfg, name, stage)
-    return points[index :: n_batches(cfg, name, len(points))]
+    points = stage_points(exp, stage)
+    return points[index :: n_batches(exp, len(points))]
 
 
-def spec(cfg: Mapping[str, Any], name: str, point: RunPoint) -> RunSpec:
+def spec(exp: Resolved, point: RunPoint) -> RunSpec:
     """A run's spec (scenario.spec of the experiment's scenario)."""
-    return scenario_spec(scenario(resolve(cfg, name)), point)
+    return scenario_spec(scenario(exp), point)
 
 
-def batch_specs(cfg: Mapping[str, Any], name: str, batch: str) -> tuple[str, list[RunSpec]]:
+def batch_specs(exp: Resolved, batch: str) -> tuple[str, list[RunSpec]]:
     """(backend, specs) of a batch named <stage>-b<index> (e.g. coarse-b0000)."""
     stage, _, index = batch.partition("-")
-    exp = resolve(cfg, name)
     chosen = scenario(exp)
-    points = batch_points(cfg, name, stage, int(index.lstrip("b")))
+    points = batch_points(exp, stage, int(index.lstrip("b")))
     return exp.backend, [scenario_spec(chosen, p) for p in points]

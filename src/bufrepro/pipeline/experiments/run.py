@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from bufrepro.kit import checks, units
 from bufrepro.kit.grid import RunPoint
@@ -31,12 +30,12 @@ def mean_utilisation(
     return {s: {b: sum(v) / len(v) for b, v in by.items()} for s, by in sums.items()}
 
 
-def write_refinement(cfg: Mapping[str, Any], name: str, out: Path) -> dict[str, list[int]]:
+def write_refinement(exp: plan.Resolved, out: Path) -> dict[str, list[int]]:
     """The refine stage's buffers per series: between each series' coarse knee and the buffer
     below it; written to `out` with the coarse knees."""
-    block = plan.block(cfg, name)
+    block = exp.block
     within = units.fraction(block["targets"]["within"], "targets.within")
-    util = mean_utilisation(plan.stage_points(cfg, name, "coarse"))
+    util = mean_utilisation(plan.stage_points(exp, "coarse"))
     count = int(block["buffers"]["refine"])
     knees = {s: search.knee(u, within) for s, u in util.items()}
     buffers = {s: search.refinement(sorted(util[s]), k, count) for s, k in knees.items()}

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
@@ -31,13 +29,12 @@ def _png(path: Path) -> str:
     return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
 
 
-def write_answer(cfg: Mapping[str, Any], name: str, template: Path, page: Path) -> str:
+def write_answer(exp: plan.Resolved, template: Path, page: Path) -> str:
     """Write tables/{runs,answer,rules,recommendation}.csv, figures/*.png, answer.txt and the
     page; returns the answer's text."""
-    block = plan.block(cfg, name)
-    kind = plan.kind_of(cfg, name)
+    name, block, kind = exp.name, exp.block, exp.kind
     describe = kind.describe(block)
-    runs = answer.runs_frame(cfg, name)
+    runs = answer.runs_frame(exp)
     table = answer.wide_table(runs, describe)
     rules = answer.rules_frame(kind.rules(block), describe)
     recs = answer.recommend(runs, block, describe)
@@ -45,7 +42,7 @@ def write_answer(cfg: Mapping[str, Any], name: str, template: Path, page: Path) 
     sets = answer.seed_sets(list(block["seeds"]))
     goal = goal_text(within, delay, loss)
     body = text.answer_text(describe, rules, recs, runs, within, goal, sets)
-    out = plan.folder(name)
+    out = exp.folder
     tables = out / "tables"
     tables.mkdir(parents=True, exist_ok=True)
     runs.to_csv(tables / "runs.csv", index=False, float_format="%.6f")
@@ -62,7 +59,7 @@ def write_answer(cfg: Mapping[str, Any], name: str, template: Path, page: Path) 
     for fig_name, fig in made.items():
         fig.savefig(figures / f"{fig_name}.png", dpi=110)
     (out / "answer.txt").write_text(body, encoding="utf-8")
-    refine = json.loads(plan.refine_file(name).read_text(encoding="utf-8"))
+    refine = json.loads(exp.refine_file.read_text(encoding="utf-8"))
     page.parent.mkdir(parents=True, exist_ok=True)
     html = (
         environment(template.parent)
@@ -84,7 +81,7 @@ def write_answer(cfg: Mapping[str, Any], name: str, template: Path, page: Path) 
                 }
                 for f in FIGURES
             ],
-            provenance=_provenance(runs, cfg, name),
+            provenance=_provenance(runs, exp),
         )
     )
     page.write_text(html, encoding="utf-8")
@@ -99,14 +96,14 @@ def _rounded(table: pd.DataFrame) -> list[list[str]]:
     ]
 
 
-def _provenance(runs: pd.DataFrame, cfg: Mapping[str, Any], name: str) -> dict[str, str]:
+def _provenance(runs: pd.DataFrame, exp: plan.Resolved) -> dict[str, str]:
     """The simulator as the runs recorded it, and how to rerun."""
-    first = plan.stage_points(cfg, name, "coarse")[0]
+    first = plan.stage_points(exp, "coarse")[0]
     meta = json.loads((Path(first.run_dir) / "run.json").read_text(encoding="utf-8"))
     return {
         "simulator": f"ns {meta.get('ns_version', '?')} ({meta.get('ns_package', '?')}), "
         f"{meta.get('ns_binary', '?')}",
         "runs": str(len(runs)),
-        "rerun": f"snakemake --cores 2 --configfile experiments/{name}.yaml",
+        "rerun": f"snakemake --cores 2 --configfile experiments/{exp.name}.yaml",
         "one run": str(meta.get("command", "")),
     }
