@@ -53,7 +53,7 @@ rule answer_experiment:
                 caption="../report/captions/experiments/{f}.rst".format(f=f),
                 category="experiments",
             )
-            for f in ("utilisation_delay", "delay_vs_throughput", "loss")
+            for f in experiment_plan.FIGURES
         ],
         page="report/experiments/{experiment}.html",
     log:

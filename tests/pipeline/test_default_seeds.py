@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from bufrepro.pipeline import configuration
-from bufrepro.pipeline.summary import MIN_SEEDS
+from bufrepro.pipeline.evidence import MIN_SEEDS
 
 # Seed lists of the default config whose runs feed no diff value and no claim, with why.
 # Every other `seeds` key of a study block is compared (grid, side runs such as hstcp's

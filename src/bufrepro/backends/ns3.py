@@ -30,7 +30,6 @@ QUEUE_ARGS = {
     "FQ-CoDel": "FqCoDel",
 }
 QUEUES = tuple(QUEUE_ARGS)
-TCP_VARIANTS = ("NewReno", "HighSpeed", "Cubic")
 # A program argument: only validated numbers and enum words reach a scenario program.
 SAFE_VALUE = re.compile(r"^[A-Za-z0-9._+-]+$")
 
@@ -79,7 +78,7 @@ def _record(path: Path) -> tuple[tuple[str, str], ...]:
     if not path.is_file():
         raise FileNotFoundError(f"no ns-3 build record {path}: run bash ns3/build.sh")
     lines = [line.split(" ", 1) for line in path.read_text(encoding="utf-8").splitlines()]
-    return tuple((k, v.strip()) for k, v in lines if len(lines) and k)
+    return tuple((k, v.strip()) for k, v in lines if k)
 
 
 @cache

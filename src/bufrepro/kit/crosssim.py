@@ -10,20 +10,20 @@ import pandas as pd
 WITHIN_FRAC = 0.10
 # Fewer seeds a side than this: its t interval (1 degree of freedom: +-12.7 sd) says too little
 # for an overlap to count; only means within WITHIN_FRAC agree, and other cells are undecided.
-MIN_SEEDS = 3
+OVERLAP_MIN_SEEDS = 3
 AGREE = ("overlap", "within 10%")
 
 
 def agreement(
-    a: tuple[float, float, float], b: tuple[float, float, float], n: int = MIN_SEEDS
+    a: tuple[float, float, float], b: tuple[float, float, float], n: int = OVERLAP_MIN_SEEDS
 ) -> str:
     """How two results (mean, ci_low, ci_high) over n seeds (the fewer side's) compare:
-    "within 10%" (means), "overlap" (95 % intervals, n >= MIN_SEEDS), "differ", or "too few
-    seeds" (n < MIN_SEEDS and the means more than 10 % apart)."""
+    "within 10%" (means), "overlap" (95 % intervals, n >= OVERLAP_MIN_SEEDS), "differ", or "too few
+    seeds" (n < OVERLAP_MIN_SEEDS and the means more than 10 % apart)."""
     scale = max(abs(a[0]), abs(b[0]))
     if scale == 0 or abs(a[0] - b[0]) <= WITHIN_FRAC * scale:
         return "within 10%"
-    if n < MIN_SEEDS:
+    if n < OVERLAP_MIN_SEEDS:
         return "too few seeds"
     if max(a[1], b[1]) <= min(a[2], b[2]):
         return "overlap"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import json
 import math
 import re
@@ -14,6 +13,7 @@ import jinja2
 import pandas as pd
 
 from bufrepro import registry
+from bufrepro.kit.figures import png_data_uri
 from bufrepro.kit.paths import REPO_ROOT
 from bufrepro.pipeline import evidence, plan, queues, report_diff, report_text, summary
 
@@ -30,10 +30,6 @@ def awk_header(path: Path) -> str:
             break
         lines.append(re.sub(r"^# ?", "", line))
     return "\n".join(lines)
-
-
-def _png_data_uri(path: Path) -> str:
-    return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
 
 
 def png_width(path: Path) -> int:
@@ -115,7 +111,7 @@ def study_section(study: str, cfg: Mapping[str, Any], results: Path) -> dict[str
             {
                 "name": f,
                 "heading": report_diff.readable(f),
-                "uri": _png_data_uri(results / study / "figures" / f"{f}.png"),
+                "uri": png_data_uri(results / study / "figures" / f"{f}.png"),
                 "wide": png_width(results / study / "figures" / f"{f}.png") > WIDE_FIGURE_PX,
                 "caption": report_text.caption(study, f, cfg),
             }
@@ -180,7 +176,7 @@ def readings_section(study: str, cfg: Mapping[str, Any], results: Path) -> dict[
             for t in READINGS_TABLES
             if (tables / f"{t}.csv").is_file()
         ],
-        "figure": _png_data_uri(figure) if figure.is_file() else "",
+        "figure": png_data_uri(figure) if figure.is_file() else "",
         "caption": caption("readings", "sensitivity_figure", cfg),
     }
 
@@ -206,7 +202,7 @@ def queues_section(cfg: Mapping[str, Any], results: Path) -> dict[str, Any]:
                 "sentences": list(pd.read_csv(tables / "queues_conclusions.csv")["sentence"]),
                 "claims": queues.pivot(claims, registry.get(study).backend),
                 "claims_caption": caption(study, "queues_claims", cfg),
-                "uri": _png_data_uri(figure),
+                "uri": png_data_uri(figure),
                 "caption": caption(study, queues.FIGURE, cfg),
             }
         )

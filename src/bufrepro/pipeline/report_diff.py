@@ -11,7 +11,8 @@ from typing import Any
 import pandas as pd
 from markupsafe import Markup, escape
 
-from bufrepro.pipeline.summary import MIN_SEEDS, STATUS_TEXT, pct, with_status
+from bufrepro.pipeline.evidence import MIN_SEEDS
+from bufrepro.pipeline.summary import STATUS_TEXT, pct, with_status
 
 # Columns of a diff that hold results or bookkeeping, never a row's label in the printed table.
 RESULT_COLUMNS = frozenset(

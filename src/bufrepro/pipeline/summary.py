@@ -12,10 +12,10 @@ from typing import Any
 import pandas as pd
 
 from bufrepro.pipeline import evidence, labels
+from bufrepro.pipeline.evidence import MIN_SEEDS
 
 # Fewer seeds than this: the CI is shown, but the value is not called "inside CI" (the rule
 # that also labels a readings verdict "not judged": bufrepro.pipeline.evidence).
-MIN_SEEDS = evidence.MIN_SEEDS
 VERDICTS = ("holds", "partly", "fails", "untestable")
 NO_CALIBRATION = "calibration not run"
 

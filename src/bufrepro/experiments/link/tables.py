@@ -16,8 +16,6 @@ QUEUES: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "FQ-CoDel": {"ns3": "ns3::FqCoDelQueueDisc"},
     }
 )
-# The backends the link kind runs on (ns2: tcl/link/link.tcl.j2; ns3: the program ns3/link.cc).
-RUNNABLE_BACKENDS = ("ns2", "ns3")
 # The `backend` key's value that picks one: ns2 unless a queue asked for is on ns3 only.
 AUTO = "auto"
 

@@ -16,6 +16,10 @@ from bufrepro.pipeline.experiments import search
 from bufrepro.pipeline.scenario import Scenario
 from bufrepro.pipeline.scenario import spec as scenario_spec
 
+# The figures of every experiment's answer (results/experiments/<name>/figures/<f>.png; captions
+# report/captions/experiments/<f>.rst): the answer job draws them, the workflow expects them.
+FIGURES = ("utilisation_delay", "delay_vs_throughput", "loss")
+
 
 @dataclass(frozen=True)
 class Resolved:

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import base64
 import json
 from pathlib import Path
 
 import pandas as pd
 
+from bufrepro.kit.figures import png_data_uri
 from bufrepro.kit.templates import environment
 from bufrepro.pipeline.experiments import answer, plan, plots, text
 
-FIGURES = ("utilisation_delay", "delay_vs_throughput", "loss")
 CAPTIONS = Path("report/captions/experiments")
 
 
@@ -23,10 +22,6 @@ def goal_text(within: float, delay: float | None, loss: float | None) -> str:
     if loss is not None:
         goal += f", queue drops <= {100 * loss:g}%"
     return goal
-
-
-def _png(path: Path) -> str:
-    return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
 
 
 def write_answer(exp: plan.Resolved, template: Path, page: Path) -> str:
@@ -76,10 +71,10 @@ def write_answer(exp: plan.Resolved, template: Path, page: Path) -> str:
             refine=refine,
             figures=[
                 {
-                    "src": _png(figures / f"{f}.png"),
+                    "src": png_data_uri(figures / f"{f}.png"),
                     "caption": (CAPTIONS / f"{f}.rst").read_text(encoding="utf-8"),
                 }
-                for f in FIGURES
+                for f in plan.FIGURES
             ],
             provenance=_provenance(runs, exp),
         )

@@ -12,14 +12,6 @@ from bufrepro.studies.dumbbell.cells import KEYS, our_cells, paper_cells
 from bufrepro.studies.dumbbell.claims import CLAIMS, SEED_FILES
 from bufrepro.studies.dumbbell.shapes import shape_verdicts, shapes
 
-# Published column -> our metric in the a-priori reading (FTP, one-way data delay); a reading's
-# own: delays.published_metrics(block).
-PUBLISHED_METRICS = {
-    "tcp_delay_ms": "tcp_delay_ms_mean",
-    "tcp_throughput_kbps": "tcp_throughput_kbps",
-    "packets_lost": "tcp_drops_total",
-}
-
 
 def diff(
     block: Block, summary: pd.DataFrame, published: pd.DataFrame, runs: pd.DataFrame | None = None
