@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from bufrepro.backends.awk import AWK
@@ -26,6 +27,8 @@ class Fake:
 
     name = "fake"
     parsers = AWK
+    queues = ("DropTail",)
+    untraced: Mapping[str, str] = MappingProxyType({"quiet": "1"})
 
     def scenario(self, spec: RunSpec) -> tuple[str, str]:
         """scenario.awk from the record's params."""
@@ -37,7 +40,13 @@ class Fake:
 
     def identity(self, spec: RunSpec) -> dict[str, str]:
         """A fixed identity."""
-        return {"ns_binary": "gawk", "ns_package": "fake", "ns_sha256": "0", "ns_version": "1"}
+        return {
+            "simulator": self.name,
+            "simulator_binary": "gawk",
+            "simulator_package": "fake",
+            "simulator_sha256": "0",
+            "simulator_version": "1",
+        }
 
     def finish_time(self, stdout: str) -> float | None:
         """The time on the BUFREPRO_DONE line."""
@@ -46,6 +55,14 @@ class Fake:
 
     def requires(self, options: Mapping[str, str]) -> list[str]:
         """Nothing to build."""
+        return []
+
+    def missing(self) -> str:
+        """gawk is there, or nothing runs."""
+        return ""
+
+    def server(self, spec: RunSpec) -> list[str]:
+        """No run server: each run a process of its own."""
         return []
 
 

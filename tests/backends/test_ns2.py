@@ -49,10 +49,10 @@ def test_run_parses_and_is_physical(tiny_cfg: dict[str, Any], tmp_path: Path) ->
     assert row["tcp_delay_ms_mean"] > 2 * 2 + 10  # at least the propagation delay
     assert row["acct_sent"] == row["acct_received"] + row["acct_dropped"] + row["acct_in_flight"]
     meta = json.loads((where / "run.json").read_text())
-    assert meta["exit_code"] == 0 and meta["ns_version"] == "2.35" and meta["wall_s"] >= 0
+    assert meta["exit_code"] == 0 and meta["simulator_version"] == "2.35" and meta["wall_s"] >= 0
     # Debian's ns, or the patched build when the run counts in ns (trace_level tally)
-    assert meta["ns_package"].startswith(("ns2 ", "ns-2.35+bufrepro patches "))
-    assert len(meta["ns_sha256"]) == 64
+    assert meta["simulator_package"].startswith(("ns2 ", "ns-2.35+bufrepro patches "))
+    assert len(meta["simulator_sha256"]) == 64
     assert json.loads((where / "params.json").read_text())["seed"] == 1
     assert not (where / "out.tr").exists()
 

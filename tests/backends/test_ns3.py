@@ -59,8 +59,11 @@ def test_run_is_physical_and_records_ns3(tmp_path: Path) -> None:
     assert 0.5 < row["link_utilisation"] <= 1.0 + 1e-6
     assert row["tcp_delay_ms_mean"] > 2 * 2 + 10
     meta = json.loads((where / "run.json").read_text())
-    assert meta["simulator"] == "ns3" and meta["ns_version"] == "ns-3.37"
-    assert meta["ns_package"].startswith("libns3-dev 3.37") and len(meta["ns_sha256"]) == 64
+    assert meta["simulator"] == "ns3" and meta["simulator_version"] == "ns-3.37"
+    assert (
+        meta["simulator_package"].startswith("libns3-dev 3.37")
+        and len(meta["simulator_sha256"]) == 64
+    )
     assert "-O2" in meta["build_flags"]
 
 

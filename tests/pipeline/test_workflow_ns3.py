@@ -41,7 +41,7 @@ def test_both_simulators_run_and_are_compared(two_sims: Path) -> None:
     run = study / "ns3" / "runs" / "RED" / "plr0.05" / "bw0.5" / "buf15" / "seed2"
     assert {"sim.args", "params.json", "run.json", "metrics.tsv"} <= {p.name for p in run.iterdir()}
     meta = json.loads((run / "run.json").read_text())
-    assert meta["simulator"] == "ns3" and meta["ns_version"] == "ns-3.37"
+    assert meta["simulator"] == "ns3" and meta["simulator_version"] == "ns-3.37"
     assert json.loads((study / "ns3" / "provenance.json").read_text())["ns_versions"] == ["ns-3.37"]
     cross = pd.read_csv(study / "tables" / "cross_sim.csv", keep_default_na=False)
     assert len(cross) == 2 * 3 * 8  # queues x buffers x report metrics

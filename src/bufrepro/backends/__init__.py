@@ -43,11 +43,10 @@ def _module(name: str) -> Any:
 
 
 def queues(name: str) -> tuple[str, ...]:
-    """The bottleneck queues a backend's scenarios implement (its module's QUEUES)."""
-    return tuple(getattr(_module(name), "QUEUES", ()))
+    """The bottleneck queues a backend's scenarios implement (Backend.queues)."""
+    return get(name, {}).queues
 
 
 def missing(name: str) -> str:
     """Why a backend cannot run on this machine, naming what to install ("" when it can)."""
-    check = getattr(_module(name), "missing", None)
-    return str(check()) if check else ""
+    return get(name, {}).missing()

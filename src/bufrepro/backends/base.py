@@ -70,10 +70,23 @@ class Parsers(Protocol):
 
 
 class Backend(Protocol):
-    """A simulator: how a scenario is rendered, how it runs, and how its stream is parsed."""
+    """A simulator, the whole of what the engine asks of one: how a scenario is rendered, how it
+    runs, how its stream is parsed, what it offers and whether it can run here."""
 
     name: str
     parsers: Parsers
+    # The bottleneck queues its scenarios implement, by the config's names (its one table).
+    queues: tuple[str, ...]
+    # Scenario variables that switch its stream off (the benchmark's floor); may be empty.
+    untraced: Mapping[str, str]
+
+    def missing(self) -> str:
+        """Why it cannot run on this machine, naming what to install ("" when it can)."""
+        ...
+
+    def server(self, spec: RunSpec) -> list[str]:
+        """A run server's command that can take this run (servers.run), or [] to run it alone."""
+        ...
 
     def scenario(self, spec: RunSpec) -> tuple[str, str]:
         """(file name, text) of the rendered scenario, written into the run folder."""
@@ -325,9 +338,7 @@ def _simulate(
     parsers = backend.parsers
     start = time.monotonic()
     cpu: dict[str, float] = {}
-    serving = getattr(backend, "server", None)
-    server = serving(spec) if serving is not None else []
-    rc, prc, metrics, perr = _parse(spec, sim, keep_traces, cpu, parsers, server)
+    rc, prc, metrics, perr = _parse(spec, sim, keep_traces, cpu, parsers, backend.server(spec))
     side = ""
     if rc == 0 and prc == 0 and spec.side_parser:
         command = parsers.command(spec.side_parser, spec.parser_args, list(spec.side_files))

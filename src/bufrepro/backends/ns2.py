@@ -9,6 +9,7 @@ import subprocess
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from bufrepro.backends import tally
@@ -57,10 +58,10 @@ def _identity(binary: str) -> tuple[tuple[str, str], ...]:
         )
     sha = hashlib.sha256(Path(path).read_bytes()).hexdigest()
     return (
-        ("ns_binary", path),
-        ("ns_package", package),
-        ("ns_sha256", sha),
-        ("ns_version", version.splitlines()[0] if version else ""),
+        ("simulator_binary", path),
+        ("simulator_package", package),
+        ("simulator_sha256", sha),
+        ("simulator_version", version.splitlines()[0] if version else ""),
     )
 
 
@@ -70,6 +71,9 @@ class Ns2:
     name = "ns2"
     # Its streams' parsers: gawk over awk/ (the run is accepted on acct_ok 1).
     parsers = AWK
+    queues = QUEUES
+    # A study says how its scenario's stream is switched off (Study.untraced).
+    untraced: Mapping[str, str] = MappingProxyType({})
 
     def __init__(self, settings: Mapping[str, Any]) -> None:
         self.stock = str(settings.get("ns_binary", "ns"))
@@ -111,7 +115,11 @@ class Ns2:
 
     def identity(self, spec: RunSpec) -> dict[str, str]:
         """Binary path, Debian package (or patched build), sha256 and ns-version."""
-        return dict(_identity(self.run_binary(spec)))
+        return {**dict(_identity(self.run_binary(spec))), "simulator": self.name}
+
+    def missing(self) -> str:
+        """Nothing is checked ahead: a run without its ns names what to install (_identity)."""
+        return ""
 
     def finish_time(self, stdout: str) -> float | None:
         """The time of the scenario's 'BUFREPRO_DONE <t>' line."""

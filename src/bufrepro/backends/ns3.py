@@ -94,6 +94,7 @@ class Ns3:
     parsers = AWK
     # The program's arguments that switch its stream off (the benchmark's floor).
     untraced: Mapping[str, str] = MappingProxyType({"trace": "none"})
+    queues = QUEUES
 
     def __init__(self, settings: Mapping[str, Any]) -> None:
         self.prefix = prefix(settings)
@@ -117,10 +118,10 @@ class Ns3:
         if not binary.is_file():
             raise FileNotFoundError(f"no ns-3 program {binary}: run bash ns3/build.sh")
         return {
-            "ns_binary": str(binary),
-            "ns_package": record.get("package", ""),
-            "ns_sha256": _sha256(binary),
-            "ns_version": f"ns-3.{record.get('ns3', '').removeprefix('3.')}",
+            "simulator_binary": str(binary),
+            "simulator_package": record.get("package", ""),
+            "simulator_sha256": _sha256(binary),
+            "simulator_version": f"ns-3.{record.get('ns3', '').removeprefix('3.')}",
             "build_flags": record.get("flags", ""),
             "simulator": self.name,
         }
@@ -129,6 +130,14 @@ class Ns3:
         """The time of the program's 'BUFREPRO_DONE <t>' line."""
         match = DONE.search(stdout)
         return float(match.group(1)) if match else None
+
+    def missing(self) -> str:
+        """Why ns-3 runs cannot be built here (the module's missing())."""
+        return missing()
+
+    def server(self, spec: RunSpec) -> list[str]:
+        """No run server: each run a process of its own."""
+        return []
 
     def requires(self, options: Mapping[str, str]) -> list[str]:
         """The build record: the programs are built before any run (relative when in the repo)."""

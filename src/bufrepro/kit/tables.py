@@ -71,8 +71,8 @@ def read_run(run_dir: Path, required: Sequence[str] = ()) -> dict[str, Any]:
     params = json.loads((run_dir / "params.json").read_text(encoding="utf-8"))
     row: dict[str, Any] = {k: v for k, v in params.items() if k not in ("params", "template")}
     row.update({k: v for k, v in values.items() if v is not None})
-    row["ns_version"] = meta.get("ns_version", "")
-    row["ns_build"] = meta.get("ns_package", "")
+    row["ns_version"] = meta.get("simulator_version", "")
+    row["ns_build"] = meta.get("simulator_package", "")
     row["wall_s"] = meta["wall_s"]
     return row
 

@@ -82,7 +82,7 @@ def test_header_names_the_program_and_every_argument(
     # and its parser accepts it: the same link.awk as ns-2's runs
     assert execute(backend, spec) == "ran"
     meta = json.loads((Path(point.run_dir) / "run.json").read_text())
-    assert meta["simulator"] == "ns3" and meta["ns_version"] == "ns-3.37"
+    assert meta["simulator"] == "ns3" and meta["simulator_version"] == "ns-3.37"
 
 
 FLAGS = [

@@ -96,8 +96,8 @@ def _provenance(runs: pd.DataFrame, exp: plan.Resolved) -> dict[str, str]:
     first = plan.stage_points(exp, "coarse")[0]
     meta = json.loads((Path(first.run_dir) / "run.json").read_text(encoding="utf-8"))
     return {
-        "simulator": f"ns {meta.get('ns_version', '?')} ({meta.get('ns_package', '?')}), "
-        f"{meta.get('ns_binary', '?')}",
+        "simulator": f"{meta.get('simulator', '?')} {meta.get('simulator_version', '?')} "
+        f"({meta.get('simulator_package', '?')}), {meta.get('simulator_binary', '?')}",
         "runs": str(len(runs)),
         "rerun": f"snakemake --cores 2 --configfile experiments/{exp.name}.yaml",
         "one run": str(meta.get("command", "")),

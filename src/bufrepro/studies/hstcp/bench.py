@@ -81,6 +81,8 @@ class Timed:
         self.inner = inner
         self.name = inner.name
         self.parsers = inner.parsers
+        self.queues = inner.queues
+        self.untraced = inner.untraced
 
     def scenario(self, spec: RunSpec) -> tuple[str, str]:
         """The inner backend's scenario."""
@@ -101,6 +103,14 @@ class Timed:
     def requires(self, options: Mapping[str, str]) -> list[str]:
         """The inner backend's requirements."""
         return self.inner.requires(options)
+
+    def missing(self) -> str:
+        """The inner backend's."""
+        return self.inner.missing()
+
+    def server(self, spec: RunSpec) -> list[str]:
+        """None: a timed run is a process of its own (GNU time must be its parent)."""
+        return []
 
 
 def _child(job: Callable[[], dict[str, Any]], where: Path, conn: Connection) -> None:
