@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from bufrepro import backends
-from bufrepro.backends import ns3, streamsum
+from bufrepro.backends import streamsum
 from bufrepro.backends.base import RunFailed, execute
+from bufrepro.backends.simulators import ns3
 from bufrepro.kit import configs, tables
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.paths import REPO_ROOT

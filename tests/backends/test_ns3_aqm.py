@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bufrepro.backends import ns3
 from bufrepro.backends.awk import PARSER_ENV, parser_command
+from bufrepro.backends.simulators import ns3
 from bufrepro.kit.paths import REPO_ROOT
 
 # 10 flows, RTTs 115-125 ms, 50 Mb/s (the hstcp quick profile's s1), a buffer of 625 packets

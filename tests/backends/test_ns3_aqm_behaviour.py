@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from bufrepro import backends
-from bufrepro.backends import ns3
 from bufrepro.backends.awk import PARSER_ENV, parser_command
 from bufrepro.backends.base import execute
+from bufrepro.backends.simulators import ns3
 from bufrepro.kit import configs, tables
 from bufrepro.kit.paths import REPO_ROOT
 from bufrepro.pipeline import configuration, plan

@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from bufrepro import backends
-from bufrepro.backends import ns3
 from bufrepro.backends.awk import AWK
 from bufrepro.backends.base import execute
+from bufrepro.backends.simulators import ns3
 from bufrepro.kit import configs
 from bufrepro.kit.paths import REPO_ROOT
 from bufrepro.pipeline import configuration, plan

@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 from bufrepro import backends
-from bufrepro.backends import ns2, servers
+from bufrepro.backends import servers
 from bufrepro.backends.base import execute
+from bufrepro.backends.simulators import ns2
 from bufrepro.pipeline import plan
 
 # What a script sees of its start (argv, interactive, script name), a seeded draw, a file, both

@@ -20,8 +20,8 @@ from mutations import KINDS, Originals
 from test_faults_streams import BOTTLENECK, FOREIGN_RUN, assert_fails_loudly
 
 from bufrepro import backends, registry
-from bufrepro.backends import ns3
 from bufrepro.backends.base import execute
+from bufrepro.backends.simulators import ns3
 from bufrepro.kit import configs
 from bufrepro.kit.paths import REPO_ROOT
 from bufrepro.pipeline import configuration, plan

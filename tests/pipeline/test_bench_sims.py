@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bufrepro.backends import ns3
+from bufrepro.backends.simulators import ns3
 from bufrepro.kit import configs
 from bufrepro.kit.paths import REPO_ROOT
 from bufrepro.pipeline import bench_sims, configuration

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from bufrepro.backends import ns3
+from bufrepro.backends.simulators import ns3
 from bufrepro.kit import configs
 from conftest import TINY, copy_repo, snakemake
 

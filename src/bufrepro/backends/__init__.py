@@ -1,4 +1,4 @@
-"""Simulator backends; each module defines `make(settings)` returning a Backend."""
+"""Simulator backends: the run engine here, each simulator a plug-in module of `simulators`."""
 
 from __future__ import annotations
 
@@ -7,27 +7,13 @@ import pkgutil
 from collections.abc import Mapping
 from typing import Any
 
+from bufrepro.backends import simulators
 from bufrepro.backends.base import Backend
-
-# Modules of this package that are not backends: the interface and the run steps (with their child
-# processes, simulator servers, twin runs and many runs at once), the AWK parsers the backends
-# declare, and helpers of the ns-2 scenarios' streams.
-NOT_BACKENDS = (
-    "awk",
-    "base",
-    "fingerprint",
-    "proc",
-    "reuse",
-    "runall",
-    "servers",
-    "streamsum",
-    "tally",
-)
 
 
 def names() -> list[str]:
-    """The backend modules of this package (every module but NOT_BACKENDS)."""
-    return sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name not in NOT_BACKENDS)
+    """The simulator plug-ins: every module of bufrepro.backends.simulators."""
+    return sorted(m.name for m in pkgutil.iter_modules(simulators.__path__))
 
 
 def get(name: str, settings: Mapping[str, Any]) -> Backend:
@@ -39,7 +25,7 @@ def get(name: str, settings: Mapping[str, Any]) -> Backend:
 def _module(name: str) -> Any:
     if name not in names():
         raise KeyError(f"unknown simulator backend {name!r}; known: {names()}")
-    return importlib.import_module(f"bufrepro.backends.{name}")
+    return importlib.import_module(f"{simulators.__name__}.{name}")
 
 
 def queues(name: str) -> tuple[str, ...]:

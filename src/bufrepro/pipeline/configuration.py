@@ -25,6 +25,11 @@ def schema() -> dict[str, Any]:
     top["properties"]["studies"]["items"] = {"enum": names}
     top["properties"]["studies"]["default"] = names
     top["properties"]["runs_per_job"]["propertyNames"] = {"enum": names}
+    sims = backends.names()
+    queues = list(dict.fromkeys(q for b in sims for q in backends.queues(b)))
+    top["properties"]["simulators"]["additionalProperties"]["items"] = {"enum": sims}
+    per_backend = top["properties"]["simulator_queues"]["additionalProperties"]
+    per_backend["additionalProperties"]["items"] = {"enum": queues}
     defs = top.setdefault("$defs", {})
     for name in names:
         study_schema = dict(configs.read_yaml(CONFIG_DIR / f"{name}.schema.yaml"))

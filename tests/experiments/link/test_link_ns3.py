@@ -14,8 +14,9 @@ import pytest
 from link_helpers import config, link
 
 from bufrepro import backends
-from bufrepro.backends import ns3, streamsum
+from bufrepro.backends import streamsum
 from bufrepro.backends.base import execute
+from bufrepro.backends.simulators import ns3
 from bufrepro.kit.experiment import run_points
 from bufrepro.kit.paths import REPO_ROOT
 from bufrepro.pipeline.experiments import plan

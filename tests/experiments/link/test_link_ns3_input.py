@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bufrepro import advise
-from bufrepro.backends import ns3
+from bufrepro.backends.simulators import ns3
 from bufrepro.experiments.link import tables
 from bufrepro.kit.paths import REPO_ROOT
 

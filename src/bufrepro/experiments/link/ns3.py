@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from bufrepro.backends import ns3 as backend
 from bufrepro.backends.fingerprint import run_digest
-from bufrepro.backends.ns3 import QUEUE_ARGS
+from bufrepro.backends.simulators import ns3 as backend
+from bufrepro.backends.simulators.ns3 import QUEUE_ARGS
 from bufrepro.experiments.link.scenario import CBR_PACKET_BYTES, OTHER_QUEUE_PKTS, Link
 from bufrepro.kit import prose
 from bufrepro.kit.grid import RunPoint

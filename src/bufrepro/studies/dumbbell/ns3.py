@@ -7,7 +7,7 @@ from typing import Any
 
 from bufrepro.backends import tally
 from bufrepro.backends.fingerprint import run_digest
-from bufrepro.backends.ns3 import QUEUE_ARGS
+from bufrepro.backends.simulators.ns3 import QUEUE_ARGS
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block
 from bufrepro.studies.dumbbell import params as run_params

@@ -6,7 +6,7 @@ import math
 from typing import Any
 
 from bufrepro.backends.fingerprint import run_digest
-from bufrepro.backends.ns3 import QUEUE_ARGS
+from bufrepro.backends.simulators.ns3 import QUEUE_ARGS
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block
 from bufrepro.studies.hstcp import params as run_params
