@@ -21,11 +21,11 @@ NS2_PREFIX = Path(os.environ.get("BUFREPRO_NS2_PREFIX", str(REPO / ".ns2")))
 PATCHED_NS = NS2_PREFIX / "bin" / "ns-patched"
 
 # A grid small enough for an end-to-end run with the real ns-2 in seconds. The workflow in a
-# copy of the repository uses the repository's patched ns-2 build (ns2_prefix) rather than
+# copy of the repository uses the repository's patched ns-2 build (backends.ns2.prefix) rather than
 # building its own (about a minute on 2 idle cores, ten under load, per copy).
 TINY: dict[str, Any] = {
     "studies": ["dumbbell", "hstcp"],
-    "ns2_prefix": str(NS2_PREFIX),
+    "backends": {"ns2": {"prefix": str(NS2_PREFIX)}},
     "dumbbell": {
         "seeds": [1, 2],
         "grid": {

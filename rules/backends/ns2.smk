@@ -1,8 +1,8 @@
 # The ns-2 backend's own rule: the patched ns-2.35 (ns2/build.sh, ns2/patches/) for the studies
-# whose backend options ask for it, built once and cached under ns2_prefix; a build there whose
+# whose backend options ask for it, built once and cached under backends.ns2.prefix; a build whose
 # version file matches the patches is reused (seconds). Their runs depend on the build's record.
 
-NS2_PREFIX = CFG["ns2_prefix"] or str(BASE / ".ns2")
+NS2_PREFIX = CFG["backends"]["ns2"]["prefix"] or str(BASE / ".ns2")
 
 
 rule build_ns2:

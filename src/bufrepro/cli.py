@@ -216,9 +216,10 @@ def _bench(args: argparse.Namespace) -> int:
             extra = ["--config", f"studies=[{','.join(names)}]"]
             if args.profile:
                 extra.append(f"profile={args.profile}")
-            if cfg["ns2_prefix"] or (REPO_ROOT / ".ns2").exists():
-                prefix = Path(cfg["ns2_prefix"] or REPO_ROOT / ".ns2").resolve()
-                extra.append(f"ns2_prefix={prefix}")
+            own = cfg["backends"]["ns2"]["prefix"]
+            if own or (REPO_ROOT / ".ns2").exists():
+                prefix = Path(own or REPO_ROOT / ".ns2").resolve()
+                extra.append(f"backends={{ns2: {{prefix: {prefix}}}}}")
             print(
                 bench.report_workflow(
                     cfg,

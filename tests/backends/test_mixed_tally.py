@@ -41,7 +41,7 @@ def sweep(name: str, setup: str, **over: Any) -> dict[str, Any]:
 
 TINY: dict[str, Any] = {
     "studies": ["vegas"],
-    "ns2_prefix": str(NS2_PREFIX),
+    "backends": {"ns2": {"prefix": str(NS2_PREFIX)}},
     "vegas": {
         "seeds": [1, 2],
         "setups": {

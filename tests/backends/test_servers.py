@@ -110,7 +110,8 @@ def test_a_pipeline_run_is_the_same_served_or_not(tmp_path: Path, tiny_cfg: dict
     point = plan.batches(tiny_cfg, "hstcp")[0][0]
     made = {}
     for serve in (True, False):
-        cfg = {**tiny_cfg, "ns2_serve": serve}
+        settings = {**tiny_cfg["backends"]["ns2"], "serve": serve}
+        cfg = {**tiny_cfg, "backends": {**tiny_cfg["backends"], "ns2": settings}}
         backend = backends.get("ns2", cfg)
         spec = plan.spec(cfg, point, tmp_path / str(serve))
         assert backend.server(spec) == ([backend.patched, str(ns2.SERVER_SCRIPT)] if serve else [])  # type: ignore[attr-defined]

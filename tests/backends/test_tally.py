@@ -31,7 +31,7 @@ pytestmark = pytest.mark.usefixtures("ns_available")
 LATENCY = {"tcp": ["Newreno"], "rwnd_bytes": [102400], "delay_scale": [1.0]}
 TINY: dict[str, Any] = {
     "studies": ["dumbbell", "ramya"],
-    "ns2_prefix": str(NS2_PREFIX),
+    "backends": {"ns2": {"prefix": str(NS2_PREFIX)}},
     "dumbbell": {
         "seeds": [1, 2],
         "grid": {
@@ -108,7 +108,7 @@ def test_the_tally_runs_on_the_patched_ns_and_is_recorded(
 ) -> None:
     for folder in both["tally"].values():
         meta = (folder / "run.json").read_text(encoding="utf-8")
-        assert f'"ns_binary": "{patched_ns}"' in meta
+        assert f'"simulator_binary": "{patched_ns}"' in meta
         assert '"tally": 1' in meta
         assert "_tally.awk" in meta  # the study's tally program, not its text-trace program
         assert "WiredTally" in (folder / "sim.tcl").read_text(encoding="utf-8")

@@ -22,7 +22,7 @@ READING = {"tcp": "Newreno", "bottleneck_mbps": 1.0, "rwnd_bytes": 102400, "dela
 # differs in a parameter the stream shows (capacity, delay or buffer).
 TINY: dict[str, Any] = {
     "studies": ["dumbbell", "hstcp", "ramya", "vegas"],
-    "ns2_prefix": str(NS2_PREFIX),
+    "backends": {"ns2": {"prefix": str(NS2_PREFIX)}},
     "dumbbell": {
         "seeds": [1],
         "grid": {

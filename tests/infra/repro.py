@@ -75,7 +75,7 @@ def snakemake(workdir: Path, log: Path, *args: str, timeout: float = 1800) -> Ru
 def ns2_config() -> tuple[str, str]:
     """--config that points a copy of the repo at this repo's patched ns-2 build (.ns2/), so the
     copy reuses it instead of building its own (ns2/build.sh builds it there if it is missing)."""
-    return ("--config", f"ns2_prefix={REPO / '.ns2'}")
+    return ("--config", f"backends={{ns2: {{prefix: {REPO / '.ns2'}}}}}")
 
 
 def run_quick_locally(tmp: Path) -> tuple[Path, Run]:

@@ -95,7 +95,8 @@ def test_every_study_runs_untraced_for_the_benchmark_floor(
     from bufrepro.pipeline import configuration, plan
 
     cfg = configuration.load(profile="quick")
-    cfg = {**cfg, "ns2_prefix": str(patched_ns.parent.parent)}
+    ns2 = {**cfg["backends"]["ns2"], "prefix": str(patched_ns.parent.parent)}
+    cfg = {**cfg, "backends": {**cfg["backends"], "ns2": ns2}}
     for name in registry.names():
         study = registry.get(name)
         point = study.runs(cfg[name])[0]

@@ -5,10 +5,12 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from bufrepro.backends import simulators
 from bufrepro.backends.base import Backend
+from bufrepro.kit import configs
 
 
 def names() -> list[str]:
@@ -16,10 +18,26 @@ def names() -> list[str]:
     return sorted(m.name for m in pkgutil.iter_modules(simulators.__path__))
 
 
-def get(name: str, settings: Mapping[str, Any]) -> Backend:
-    """The backend called `name`, configured from the top-level config; unknown names fail."""
-    backend: Backend = _module(name).make(settings)
+def get(name: str, config: Mapping[str, Any]) -> Backend:
+    """The backend called `name`, made from its settings (config key backends.<name>; the
+    validated config or any mapping holding that key); unknown names fail."""
+    backend: Backend = _module(name).make(settings(config, name))
     return backend
+
+
+def settings(config: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    """A backend's own settings in a config: config key backends.<name> (empty if absent)."""
+    found: Mapping[str, Any] = config.get("backends", {}).get(name, {})
+    return found
+
+
+def schema(name: str) -> dict[str, Any]:
+    """A backend's piece of the config schema: <name>.settings.yaml beside its module."""
+    path = Path(_module(name).__file__).with_name(f"{name}.settings.yaml")
+    if not path.is_file():
+        return {"type": "object", "additionalProperties": False, "default": {}}
+    piece: dict[str, Any] = configs.read_yaml(path)
+    return piece
 
 
 def _module(name: str) -> Any:

@@ -19,7 +19,7 @@ GOAL = 1.3
 
 def _cpu(backend: Any, spec: RunSpec) -> float:
     """CPU seconds of the run's own simulator and parsers (run.json's cpu_s); each simulator
-    started afresh (ns2_serve false for ns-2), so that both pay their start-up."""
+    started afresh (backends.ns2.serve false), so that both pay their start-up."""
     execute(backend, spec)
     meta = json.loads((spec.run_dir / "run.json").read_text(encoding="utf-8"))
     return float(sum(meta["cpu_s"].values()))
@@ -29,7 +29,8 @@ def rows(cfg: Mapping[str, Any], name: str, work: Path) -> list[dict[str, Any]]:
     """Per cell of the study's grid (its first seed) and further simulator: CPU seconds of the
     run, of its program with the stream off, and of the study's own simulator's run."""
     study = registry.get(name)
-    cfg = {**cfg, "ns2_serve": False}
+    ns2 = {**cfg.get("backends", {}).get("ns2", {}), "serve": False}
+    cfg = {**cfg, "backends": {**cfg.get("backends", {}), "ns2": ns2}}
     own = backends.get(study.backend, cfg)
     out = []
     for other in plan.other_simulators(cfg, name):

@@ -14,6 +14,13 @@ from bufrepro.pipeline import plan
 
 CONFIG_DIR = REPO_ROOT / "config"
 SCHEMA_PATH = CONFIG_DIR / "config.schema.yaml"
+# Top-level keys of earlier versions, now a backend's own settings (config key backends.<b>).
+MOVED = {
+    "ns_binary": "backends.ns2.binary",
+    "ns2_prefix": "backends.ns2.prefix",
+    "ns2_serve": "backends.ns2.serve",
+    "ns3_prefix": "backends.ns3.prefix",
+}
 
 __all__ = ["ConfigError", "default_files", "load", "profile_files", "schema", "validate"]
 
@@ -28,6 +35,7 @@ def schema() -> dict[str, Any]:
     sims = backends.names()
     queues = list(dict.fromkeys(q for b in sims for q in backends.queues(b)))
     top["properties"]["simulators"]["additionalProperties"]["items"] = {"enum": sims}
+    top["properties"]["backends"]["properties"] = {b: backends.schema(b) for b in sims}
     per_backend = top["properties"]["simulator_queues"]["additionalProperties"]
     per_backend["additionalProperties"]["items"] = {"enum": queues}
     defs = top.setdefault("$defs", {})
@@ -199,6 +207,10 @@ def _backend_problems(
 
 def validate(config: Mapping[str, Any]) -> dict[str, Any]:
     """A defaulted copy of `config`, or ConfigError naming every bad key and what is allowed."""
+    moved = [f"config key {old} is no longer read; set {new}" for old, new in MOVED.items()]
+    problems = [line for old, line in zip(MOVED, moved, strict=True) if old in config]
+    if problems:
+        raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
     return configs.validate(_with_experiment_defaults(config), schema(), _semantic)
 
 

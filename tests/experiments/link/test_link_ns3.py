@@ -64,7 +64,7 @@ def test_header_names_the_program_and_every_argument(
     point = run_points(NAME, exp.kind, [("PIE", 9)], [1])[0]
     spec = plan.spec(exp, point)
     assert spec.template == "link" and spec.parser_args["sealed"] == 1
-    backend = backends.get("ns3", {**cfg, "ns3_prefix": str(REPO_ROOT / ".ns3")})
+    backend = backends.get("ns3", {"backends": {"ns3": {"prefix": str(REPO_ROOT / ".ns3")}}})
     _, args = backend.scenario(spec)
     _matches_golden("ns3_link.args", args)
     stream = tmp_path / "out.tr"
@@ -130,6 +130,6 @@ def test_advise_codel_answers_from_ns3_with_the_aqm_words(tmp_path: Path) -> Non
     runs = list((work / "results" / "experiments" / name / "runs").rglob("run.json"))
     assert len(runs) == 2 * (3 + 1)
     for meta in (json.loads(p.read_text()) for p in runs):
-        assert meta["simulator"] == "ns3" and meta["ns_binary"].endswith("/link")
+        assert meta["simulator"] == "ns3" and meta["simulator_binary"].endswith("/link")
     page = (work / "report" / "experiments" / f"{name}.html").read_text()
     assert "buffer under CoDel = a hard limit" in page

@@ -46,7 +46,8 @@ def sweep(name: str, setup: str, buffers: list[int], **over: Any) -> dict[str, A
 # A grid small enough for real ns-2 runs in seconds.
 TINY: dict[str, Any] = {
     "studies": ["ramya"],
-    "ns2_prefix": str(NS2_PREFIX),  # the repository's patched build (see conftest.TINY)
+    # The repository's patched build (see conftest.TINY).
+    "backends": {"ns2": {"prefix": str(NS2_PREFIX)}},
     "ramya": {
         "seeds": [1, 2],
         "setups": {

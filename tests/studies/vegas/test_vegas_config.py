@@ -61,8 +61,18 @@ def test_packet_reading_needs_its_rtt() -> None:
 
 
 def test_ns2_prefix_must_be_an_absolute_path() -> None:
-    with pytest.raises(configs.ConfigError, match="ns2_prefix"):
-        configuration.validate(merged({**TINY, "ns2_prefix": "rel; rm -rf /"}))
+    with pytest.raises(configs.ConfigError, match=r"backends\.ns2\.prefix"):
+        configuration.validate(merged({**TINY, "backends": {"ns2": {"prefix": "rel; rm -rf /"}}}))
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [("ns2_prefix", "backends.ns2.prefix"), ("ns3_prefix", "backends.ns3.prefix")],
+)
+def test_a_moved_backend_key_is_refused_naming_its_new_key(old: str, new: str) -> None:
+    with pytest.raises(configs.ConfigError) as err:
+        configuration.validate(merged({**TINY, old: "/opt/sim"}))
+    assert str(err.value).splitlines()[1:] == [f"  config key {old} is no longer read; set {new}"]
 
 
 def test_every_unstated_key_has_a_reason() -> None:

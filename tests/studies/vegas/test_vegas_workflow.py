@@ -29,7 +29,7 @@ def test_tiny_grid_end_to_end(tmp_path: Path) -> None:
     assert {"wireless IPv6 / HMIPv6 vs ns-2.35", "how the seeds spread"} <= set(notes["section"])
     assert (tables / "bdp.csv").exists() and (tables / "throughput_series.csv").exists()
     build = (work / "results" / "ns2" / "ns-patched.json").read_text()
-    assert str(TINY["ns2_prefix"]) in build
+    assert str(TINY["backends"]["ns2"]["prefix"]) in build
     html = (work / "report" / "index.html").read_text()
     assert "ns-2.35+bufrepro patches" in html and "TCP Vegas" in html
     run = work / "results/vegas/runs/packet/spacing/pkt512/rtt108/buf50/start12/seed1"

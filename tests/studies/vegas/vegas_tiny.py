@@ -28,7 +28,7 @@ def sweep(name: str, setup: str, **over: Any) -> dict[str, Any]:
 # Runs short enough for tests (35 s: the transfer from 12 s, the handover after 30 s).
 TINY: dict[str, Any] = {
     "studies": ["vegas"],
-    "ns2_prefix": str(NS2_PREFIX),
+    "backends": {"ns2": {"prefix": str(NS2_PREFIX)}},
     "vegas": {
         "seeds": [1, 2],
         "setups": {

@@ -76,10 +76,10 @@ class Ns2:
     untraced: Mapping[str, str] = MappingProxyType({})
 
     def __init__(self, settings: Mapping[str, Any]) -> None:
-        self.stock = str(settings.get("ns_binary", "ns"))
-        prefix = str(settings.get("ns2_prefix", "") or REPO_ROOT / ".ns2")
+        self.stock = str(settings.get("binary", "ns"))
+        prefix = str(settings.get("prefix", "") or REPO_ROOT / ".ns2")
         self.patched = f"{prefix}/bin/ns-patched"
-        self.serve = bool(settings.get("ns2_serve", True))
+        self.serve = bool(settings.get("serve", True))
 
     def binary(self, options: Mapping[str, str]) -> str:
         """The ns executable for a study's backend options: {"build": B} with B in BUILDS.
@@ -108,7 +108,7 @@ class Ns2:
 
     def server(self, spec: RunSpec) -> list[str]:
         """The patched build's run server (SERVER_SCRIPT) for a run on the patched build, unless
-        ns2_serve is false: ns starts once per job thread and forks each run; [] otherwise."""
+        backends.ns2.serve is false: ns starts once per job thread and forks each run; else []."""
         if self.serve and self.run_binary(spec) == self.patched:
             return [self.patched, str(SERVER_SCRIPT)]
         return []
@@ -132,5 +132,5 @@ class Ns2:
 
 
 def make(settings: Mapping[str, Any]) -> Ns2:
-    """The ns-2 backend configured from the top-level config."""
+    """The ns-2 backend made from its settings (config key backends.ns2, ns2.settings.yaml)."""
     return Ns2(settings)

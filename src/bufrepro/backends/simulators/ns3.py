@@ -35,9 +35,9 @@ SAFE_VALUE = re.compile(r"^[A-Za-z0-9._+-]+$")
 
 
 def prefix(settings: Mapping[str, Any]) -> Path:
-    """Where ns3/build.sh puts the programs (config key ns3_prefix; default .ns3/ of the folder
-    the workflow runs in, where build_ns3 writes it, also in a copy of the repository)."""
-    return Path(str(settings.get("ns3_prefix", "") or Path.cwd() / ".ns3"))
+    """Where ns3/build.sh puts the programs (config key backends.ns3.prefix; default .ns3/ of the
+    folder the workflow runs in, where build_ns3 writes it, also in a copy of the repository)."""
+    return Path(str(settings.get("prefix", "") or Path.cwd() / ".ns3"))
 
 
 @cache
@@ -148,5 +148,5 @@ class Ns3:
 
 
 def make(settings: Mapping[str, Any]) -> Ns3:
-    """The ns-3 backend configured from the top-level config."""
+    """The ns-3 backend made from its settings (config key backends.ns3, ns3.settings.yaml)."""
     return Ns3(settings)

@@ -56,8 +56,8 @@ class Dumbbell(Study):
     side_files = (http.OBJECTS_FILE, http.REQUESTS_FILE)
     # trace_level tally counts in the patched ns (built first); full runs Debian's ns.
     backend_options: ClassVar[Mapping[str, str]] = MappingProxyType({"build": "tally"})
-    # A default run costs 30-110 ms of ns (served, ns2_serve); 250 make a job of about 10-30 s,
-    # so that a job's own start-up (Python, the config, an ns server) is a few per cent of it.
+    # A default run costs 30-110 ms of ns (served, backends.ns2.serve); 250 make a job of about
+    # 10-30 s, so that a job's own start-up (Python, the config, an ns server) is a few per cent.
     runs_per_job = 250
     grid_keys = ("queue", "plr", "bottleneck_mbps", "buffer")
     path_labels: ClassVar[Mapping[str, str]] = MappingProxyType(
