@@ -71,9 +71,9 @@ def fake_spec(where: Path, parser_args: Mapping[str, Any] | None = None, **param
     values = {"packets": 4, "kind": "tcp", "fail": 0, "quiet": 0, **params}
     return RunSpec(
         run_dir=where,
-        study="fake",
+        owner="fake",
         record={"study": "fake", "seed": 1, "template": "-", "params": values},
-        template="-",
+        scenario="-",
         parser=PARSER,
         parser_args=dict(parser_args or {"t0": 1.0}),
     )

@@ -32,10 +32,12 @@ class RunSpec:
     """Everything one run needs, computed from the validated config (a run record)."""
 
     run_dir: Path
-    study: str
+    # Whose run it is: a study's or an experiment's name (the run point's owner).
+    owner: str
     # What params.json holds: the swept values, seed, template and template variables.
     record: Mapping[str, Any]
-    template: str
+    # The scenario the backend renders or runs: a template (ns2) or a program's name (ns3).
+    scenario: str
     parser: str
     parser_args: Mapping[str, Any]
     stream: str = "out.tr"

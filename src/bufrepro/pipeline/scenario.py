@@ -49,9 +49,9 @@ def spec(scenario: Scenario, point: RunPoint, base: Path = Path()) -> RunSpec:
     }
     return RunSpec(
         run_dir=base / point.run_dir,
-        study=scenario.owner,
+        owner=scenario.owner,
         record=record,
-        template=scenario.template,
+        scenario=scenario.template,
         parser=scenario.parser_for(point),
         parser_args=scenario.parse_args(point),
         stream=scenario.stream,

@@ -63,7 +63,7 @@ def test_header_names_the_program_and_every_argument(
     assert exp.block["backend"] == "auto"
     point = run_points(NAME, exp.kind, [("PIE", 9)], [1])[0]
     spec = plan.spec(exp, point)
-    assert spec.template == "link" and spec.parser_args["sealed"] == 1
+    assert spec.scenario == "link" and spec.parser_args["sealed"] == 1
     backend = backends.get("ns3", {"backends": {"ns3": {"prefix": str(REPO_ROOT / ".ns3")}}})
     _, args = backend.scenario(spec)
     _matches_golden("ns3_link.args", args)

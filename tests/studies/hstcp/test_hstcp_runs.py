@@ -25,9 +25,9 @@ def spec(cfg: dict[str, Any], p: RunPoint, where: Path, level: str | None = None
         params["trace_level"] = level
     return RunSpec(
         run_dir=where,
-        study="hstcp",
+        owner="hstcp",
         record={**p.as_dict(), "template": STUDY.template, "params": params},
-        template=STUDY.template,
+        scenario=STUDY.template,
         parser=STUDY.parser,
         parser_args=STUDY.parse_args(block, p),
         stream=STUDY.stream,

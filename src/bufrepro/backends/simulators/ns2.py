@@ -94,7 +94,7 @@ class Ns2:
 
     def scenario(self, spec: RunSpec) -> tuple[str, str]:
         """sim.tcl rendered from the study's template."""
-        template = environment(TEMPLATE_DIR).get_template(spec.template)
+        template = environment(TEMPLATE_DIR).get_template(spec.scenario)
         return "sim.tcl", template.render(**spec.params)
 
     def run_binary(self, spec: RunSpec) -> str:

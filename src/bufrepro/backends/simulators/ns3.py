@@ -100,8 +100,8 @@ class Ns3:
         self.prefix = prefix(settings)
 
     def program(self, spec: RunSpec) -> Path:
-        """The scenario's built program (spec.template names it: ns3/<name>.cc)."""
-        return self.prefix / spec.template
+        """The scenario's built program (spec.scenario names it: ns3/<name>.cc)."""
+        return self.prefix / spec.scenario
 
     def scenario(self, spec: RunSpec) -> tuple[str, str]:
         """sim.args: the program's command line, one argument a line."""

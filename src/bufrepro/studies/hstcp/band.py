@@ -80,9 +80,9 @@ def spec(block: Block, point: RunPoint, base: Path = Path()) -> RunSpec:
     run_dir = base / point.run_dir.replace("/runs/", "/band/", 1)
     return RunSpec(
         run_dir=run_dir,
-        study="hstcp",
+        owner="hstcp",
         record={**point.as_dict(), "template": TEMPLATE, "params": p},
-        template=TEMPLATE,
+        scenario=TEMPLATE,
         parser=PARSER,
         parser_args=awk_args(p),
         stream=STREAM,

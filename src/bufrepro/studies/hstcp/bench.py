@@ -167,9 +167,9 @@ def spec_for(block: Block, point: RunPoint, level: str, where: Path) -> RunSpec:
     record = {**point.as_dict(), "template": TEMPLATE, "params": p}
     return RunSpec(
         run_dir=where,
-        study="hstcp",
+        owner="hstcp",
         record=record,
-        template=TEMPLATE,
+        scenario=TEMPLATE,
         parser=PARSER,
         parser_args=awk_args(p),
         stream=STREAM,

@@ -98,9 +98,9 @@ def specs(block: Block, base: Path = Path()) -> list[RunSpec]:
             out.append(
                 RunSpec(
                     run_dir=run_dir(case, seed, base),
-                    study="hstcp",
+                    owner="hstcp",
                     record=record,
-                    template=TEMPLATE,
+                    scenario=TEMPLATE,
                     parser=PARSER,
                     parser_args=awk_args(record["params"]),
                     stream=STREAM,
