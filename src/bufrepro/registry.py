@@ -7,6 +7,7 @@ import pkgutil
 from collections.abc import Iterator
 from functools import cache
 from types import ModuleType
+from typing import Any
 
 from bufrepro import experiments, studies
 from bufrepro.kit.experiment import Experiment
@@ -51,9 +52,9 @@ def get(name: str) -> Study:
 
 
 @cache
-def kinds() -> dict[str, Experiment]:
+def kinds() -> dict[str, Experiment[Any]]:
     """Every experiment kind package's KIND, by kind name (its package's name)."""
-    found: dict[str, Experiment] = {}
+    found: dict[str, Experiment[Any]] = {}
     for name, mod in _packages(experiments):
         kind = getattr(mod, "KIND", None)
         if not isinstance(kind, Experiment) or kind.kind != name:
@@ -62,7 +63,7 @@ def kinds() -> dict[str, Experiment]:
     return found
 
 
-def kind(name: str) -> Experiment:
+def kind(name: str) -> Experiment[Any]:
     """The experiment kind called `name`; an unknown name is an error naming the known ones."""
     known = kinds()
     if name not in known:

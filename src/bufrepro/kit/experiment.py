@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block
 
 # Where every experiment's runs, tables and figures live: results/experiments/<name>/.
 ROOT = "results/experiments"
+# A kind's setup: its block parsed once into the kind's own typed form (the link kind's: the
+# block with its Link), handed to every method that plans, runs or answers.
+S = TypeVar("S")
 
 
-class Experiment:
+class Experiment(Generic[S]):
     """A kind of experiment (e.g. a user's link). Subclass it in `bufrepro.experiments.<kind>`
     and expose `KIND`; a config names experiments of a kind under `experiments: {<name>: ...}`.
 
@@ -53,33 +56,37 @@ class Experiment:
         """Config problems the schema cannot see, each naming its key (none by default)."""
         return []
 
-    def series(self, block: Block) -> list[str]:
+    def setup(self, block: Block) -> S:
+        """The block parsed once, after check() passed (the kind's typed form of it)."""
+        raise NotImplementedError(f"{self.kind}: setup()")
+
+    def series(self, setup: S) -> list[str]:
         """The values of series_key (each searched on its own)."""
         raise NotImplementedError(f"{self.kind}: series()")
 
-    def axis_range(self, block: Block) -> tuple[int, int]:
+    def axis_range(self, setup: S) -> tuple[int, int]:
         """The searched axis' lowest and highest value (integers)."""
         raise NotImplementedError(f"{self.kind}: axis_range()")
 
-    def describe(self, block: Block) -> dict[str, Any]:
+    def describe(self, setup: S) -> dict[str, Any]:
         """The scenario's derived quantities as the answer prints them (units in the names)."""
         return {}
 
-    def params(self, name: str, block: Block, point: RunPoint) -> dict[str, Any]:
+    def params(self, name: str, setup: S, point: RunPoint) -> dict[str, Any]:
         """Template variables of one run (only validated numbers and enums)."""
         raise NotImplementedError(f"{self.kind}: params()")
 
-    def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
+    def parse_args(self, setup: S, point: RunPoint) -> dict[str, Any]:
         """Parser variables of one run."""
         raise NotImplementedError(f"{self.kind}: parse_args()")
 
-    def rules(self, block: Block) -> list[dict[str, Any]]:
+    def rules(self, setup: S) -> list[dict[str, Any]]:
         """Rules of thumb on the axis from the block's own inputs: name, value, source, note."""
         return []
 
 
 def run_points(
-    name: str, kind: Experiment, pairs: Sequence[tuple[str, int]], seeds: Sequence[int]
+    name: str, kind: Experiment[Any], pairs: Sequence[tuple[str, int]], seeds: Sequence[int]
 ) -> list[RunPoint]:
     """The runs of (series value, axis value) pairs times seeds, under ROOT/<name>/runs/."""
     keys = (kind.series_key, kind.axis_key)

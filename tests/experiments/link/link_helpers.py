@@ -47,7 +47,7 @@ def searched(cfg: dict[str, Any], name: str) -> tuple[pd.DataFrame, pd.DataFrame
     run.write_refinement(exp, exp.refine_file)
     run_points_now(cfg, name, plan.stage_points(exp, "refine"))
     runs = answer.runs_frame(exp)
-    describe = exp.kind.describe(exp.block)
+    describe = exp.kind.describe(exp.setup)
     return runs, answer.recommend(runs, exp.block, describe)
 
 

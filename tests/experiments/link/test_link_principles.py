@@ -21,7 +21,7 @@ def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_one_flow_fills_the_link_from_the_bdp_and_falls_short_at_a_quarter() -> None:
     cfg = config("one", link())  # 5 Mbit/s, 40 ms: BDP 16.7 packets of 1500 B
     one = plan.resolve(cfg, "one")
-    bdp = one.kind.describe(one.block)["bdp_pkts"]
+    bdp = one.kind.describe(one.setup)["bdp_pkts"]
     buffers = [round(bdp / 4), math.ceil(bdp), math.ceil(2 * bdp), math.ceil(3 * bdp)]
     runs = fixed(cfg, "one", [("DropTail", b) for b in buffers])
     util = runs.groupby("buffer")["link_utilisation"].mean()
@@ -35,8 +35,8 @@ def test_one_flow_fills_the_link_from_the_bdp_and_falls_short_at_a_quarter() -> 
 
 def test_the_window_is_no_hidden_cap() -> None:
     cfg = config("win", link())
-    block = plan.resolve(cfg, "win").block
-    described = plan.resolve(cfg, "win").kind.describe(block)
+    win = plan.resolve(cfg, "win")
+    described = win.kind.describe(win.setup)
     assert described["window_auto"] and described["window_pkts"] >= 10 * described["bdp_pkts"]
     buffer = math.ceil(2 * described["bdp_pkts"])
     free = fixed(cfg, "win", [("DropTail", buffer)])["link_utilisation"].mean()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -41,7 +42,15 @@ def red_threshold(text: str, buffer: int, where: str) -> float:
     return value
 
 
-class LinkExperiment(Experiment):
+@dataclass(frozen=True)
+class Setup:
+    """A link experiment's block with its link read once (scenario.read)."""
+
+    block: Block
+    link: scenario.Link
+
+
+class LinkExperiment(Experiment[Setup]):
     """Long-lived TCP flows (and optionally web and CBR traffic) through one bottleneck."""
 
     kind = "link"
@@ -118,18 +127,21 @@ class LinkExperiment(Experiment):
             problems += ns3.problems(where, link, block)
         return problems
 
-    def series(self, block: Block) -> list[str]:
+    def setup(self, block: Block) -> Setup:
+        """The block with its Link (rates, delays, buffers and flows in SI units)."""
+        return Setup(block, scenario.read(block, "link"))
+
+    def series(self, setup: Setup) -> list[str]:
         """The queues, in the order given."""
-        return [str(q) for q in block["queues"]]
+        return [str(q) for q in setup.block["queues"]]
 
-    def axis_range(self, block: Block) -> tuple[int, int]:
+    def axis_range(self, setup: Setup) -> tuple[int, int]:
         """The buffers searched, in packets."""
-        link = scenario.read(block, "link")
-        return link.buffer_lo, link.buffer_hi
+        return setup.link.buffer_lo, setup.link.buffer_hi
 
-    def describe(self, block: Block) -> dict[str, Any]:
+    def describe(self, setup: Setup) -> dict[str, Any]:
         """The link's derived numbers, as the answer prints them."""
-        link = scenario.read(block, "link")
+        block, link = setup.block, setup.link
         return {
             "rate_mbps": link.bps / 1e6,
             "rtt_ms": link.rtt_s * 1000,
@@ -171,9 +183,9 @@ class LinkExperiment(Experiment):
             },
         }
 
-    def rules(self, block: Block) -> list[dict[str, Any]]:
+    def rules(self, setup: Setup) -> list[dict[str, Any]]:
         """BDP, BDP/sqrt(n), the loss-target rule (with a loss target), Spang et al. (CUBIC)."""
-        link = scenario.read(block, "link")
+        block, link = setup.block, setup.link
         bdp, n = link.bdp_pkts, link.flows
         out = [
             {"rule": "BDP", "pkts": bdp, "source": "Villamizar & Song 1994"},
@@ -199,9 +211,9 @@ class LinkExperiment(Experiment):
             )
         return out
 
-    def params(self, name: str, block: Block, point: RunPoint) -> dict[str, Any]:
+    def params(self, name: str, setup: Setup, point: RunPoint) -> dict[str, Any]:
         """Template variables of one run: numbers and enums only."""
-        link = scenario.read(block, "link")
+        block, link = setup.block, setup.link
         buffer = int(point.get("buffer"))
         queue = str(point.get("queue"))
         red = block["red"]
@@ -253,9 +265,9 @@ class LinkExperiment(Experiment):
             "packet_headers": list(PACKET_HEADERS),
         }
 
-    def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
+    def parse_args(self, setup: Setup, point: RunPoint) -> dict[str, Any]:
         """The measurement window, the bottleneck and its rate, the flows and the queue's limit."""
-        link = scenario.read(block, "link")
+        link = setup.link
         buffer = int(point.get("buffer"))
         return {
             "t0": round(link.warmup_s, 6),

@@ -28,7 +28,9 @@ class Resolved:
 
     name: str
     block: Mapping[str, Any]
-    kind: Experiment
+    kind: Experiment[Any]
+    # The block parsed once by its kind (Experiment.setup; the link kind's: the block and Link).
+    setup: Any
     backend: str
     template: str
     options: Mapping[str, str]
@@ -52,6 +54,7 @@ def resolve(cfg: Mapping[str, Any], name: str) -> Resolved:
         name=name,
         block=block,
         kind=kind,
+        setup=kind.setup(block),
         backend=kind.backend_for(block),
         template=kind.template_for(block),
         options=kind.options_for(block),
@@ -60,14 +63,14 @@ def resolve(cfg: Mapping[str, Any], name: str) -> Resolved:
 
 def scenario(exp: Resolved) -> Scenario:
     """The experiment's runs on its backend."""
-    kind, block = exp.kind, exp.block
+    kind, setup = exp.kind, exp.setup
     return Scenario(
         owner=exp.name,
         backend=exp.backend,
         template=exp.template,
-        params=lambda p: kind.params(exp.name, block, p),
+        params=lambda p: kind.params(exp.name, setup, p),
         parser_for=lambda p: kind.parser,
-        parse_args=lambda p: kind.parse_args(block, p),
+        parse_args=lambda p: kind.parse_args(setup, p),
         parsers=(kind.parser,),
         stream=kind.stream,
         options=exp.options,
@@ -86,7 +89,7 @@ def refine_file(name: str) -> Path:
 
 def coarse_buffers(exp: Resolved) -> list[int]:
     """The first pass: log-spaced buffers over the kind's range."""
-    lo, hi = exp.kind.axis_range(exp.block)
+    lo, hi = exp.kind.axis_range(exp.setup)
     return search.log_spaced(lo, hi, int(exp.block["buffers"]["coarse"]))
 
 
@@ -94,7 +97,7 @@ def stage_pairs(exp: Resolved, stage: str) -> list[tuple[str, int]]:
     """(series value, buffer) of a stage; the refine stage's from its file."""
     if stage == "coarse":
         coarse = coarse_buffers(exp)
-        buffers = {s: coarse for s in exp.kind.series(exp.block)}
+        buffers = {s: coarse for s in exp.kind.series(exp.setup)}
     elif stage == "refine":
         path = exp.refine_file
         buffers = json.loads(path.read_text(encoding="utf-8"))["buffers"] if path.is_file() else {}

@@ -28,10 +28,10 @@ def write_answer(exp: plan.Resolved, template: Path, page: Path) -> str:
     """Write tables/{runs,answer,rules,recommendation}.csv, figures/*.png, answer.txt and the
     page; returns the answer's text."""
     name, block, kind = exp.name, exp.block, exp.kind
-    describe = kind.describe(block)
+    describe = kind.describe(exp.setup)
     runs = answer.runs_frame(exp)
     table = answer.wide_table(runs, describe)
-    rules = answer.rules_frame(kind.rules(block), describe)
+    rules = answer.rules_frame(kind.rules(exp.setup), describe)
     recs = answer.recommend(runs, block, describe)
     within, delay, loss = answer.targets(block)
     sets = answer.seed_sets(list(block["seeds"]))
