@@ -100,20 +100,14 @@ def _scope_inputs(scope):
         name, _, backend = scope.partition("/")
         chosen = plan.scenario(CFG, name, backend)
         config = f"results/{name}/config.yaml"
-    template = []
-    if chosen.template.endswith(".j2"):
-        template = sorted(
-            glob.glob(f"tcl/{Path(chosen.template).parent}/*.j2")
-            + glob.glob("tcl/lib/*.j2")
-        )
+    made = backends.get(chosen.backend, CFG)
     return {
         "config": config,
-        # The scenario's templates with what they include, its parsers with the AWK library,
-        # and what the backend needs (e.g. ns-3's build record).
-        "template": template,
-        "parsers": [f"awk/{p}" for p in chosen.parsers]
-        + sorted(glob.glob("awk/lib/*.awk")),
-        "backend": backends.get(chosen.backend, CFG).requires(chosen.options),
+        # The files the backend renders the scenario from and those its parsers read (both as
+        # the backend says), and what it needs first (e.g. ns-3's build record).
+        "template": made.scenario_files(chosen.template),
+        "parsers": made.parsers.files(chosen.parsers),
+        "backend": made.requires(chosen.options),
     }
 
 

@@ -57,6 +57,10 @@ class Fake:
         """Nothing to build."""
         return []
 
+    def scenario_files(self, scenario: str) -> list[str]:
+        """None: the scenario is this module's text."""
+        return []
+
     def missing(self) -> str:
         """gawk is there, or nothing runs."""
         return ""

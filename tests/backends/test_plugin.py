@@ -14,6 +14,7 @@ from bufrepro.backends import simulators
 from bufrepro.backends.base import Backend, execute
 from bufrepro.backends.runall import execute_all
 from bufrepro.pipeline import configuration
+from conftest import REPO
 
 PLUGIN = '''"""A third simulator for the tests: the fake backend of fake_backend.py."""
 
@@ -62,3 +63,15 @@ def test_the_engine_runs_a_third_simulator_alone_and_in_a_batch(third: str, tmp_
     assert (tmp_path / "one" / "metrics.tsv").read_text() == "acct_ok\t1\nbytes\t300\nevents\t3\n"
     done = execute_all(sim, [fake_spec(tmp_path / "two")], False, "runs of the fake")
     assert [d.status for d in done] == ["ran"]
+
+
+def test_a_backend_names_the_files_its_runs_read() -> None:
+    # The batch rule's inputs are what the backend says (no tcl/ or awk/ glob in the rules).
+    ns2 = backends.get("ns2", {})
+    templates = ns2.scenario_files("dumbbell/dumbbell.tcl.j2")
+    assert "tcl/dumbbell/dumbbell.tcl.j2" in templates
+    assert any(f.startswith("tcl/lib/") for f in templates)
+    parsers = ns2.parsers.files(["dumbbell/dumbbell.awk"])
+    assert parsers[0] == "awk/dumbbell/dumbbell.awk" and parsers[1].startswith("awk/lib/")
+    assert all((REPO / f).is_file() for f in [*templates, *parsers])
+    assert backends.get("ns3", {}).scenario_files("link") == []

@@ -48,6 +48,11 @@ class Awk:
         """gawk running awk/<program> over the inputs."""
         return parser_command(program, args, inputs)
 
+    def files(self, programs: Sequence[str]) -> list[str]:
+        """awk/<program> of each, then the library awk/lib/*.awk they may @include."""
+        library = sorted((AWK_DIR / "lib").glob("*.awk"))
+        return [f"awk/{p}" for p in programs] + [str(f.relative_to(REPO_ROOT)) for f in library]
+
     def digest(self, programs: Sequence[str]) -> str:
         """The programs' names and digests, then awk/lib's (every @include they may read)."""
         own = "".join(f"{p}{_sha256_file(AWK_DIR / p)}" for p in programs)

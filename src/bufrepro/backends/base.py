@@ -70,6 +70,10 @@ class Parsers(Protocol):
         """Why the parsers' output lines are not accepted (empty: accepted)."""
         ...
 
+    def files(self, programs: Sequence[str]) -> list[str]:
+        """Every file the programs read, relative to the repository (the workflow's inputs)."""
+        ...
+
 
 class Backend(Protocol):
     """A simulator, the whole of what the engine asks of one: how a scenario is rendered, how it
@@ -108,6 +112,11 @@ class Backend(Protocol):
 
     def requires(self, options: Mapping[str, str]) -> list[str]:
         """Files a run needs before it can start (e.g. a build record), for the workflow."""
+        ...
+
+    def scenario_files(self, scenario: str) -> list[str]:
+        """The source files a scenario is rendered from, relative to the repository (the
+        workflow's inputs: a change to one reruns its batches); [] for none."""
         ...
 
 

@@ -126,6 +126,14 @@ class Ns2:
         match = DONE.search(stdout)
         return float(match.group(1)) if match else None
 
+    def scenario_files(self, scenario: str) -> list[str]:
+        """The template's folder and the shared tcl/lib/ (what its {% include %}s may read)."""
+        found = [
+            *(TEMPLATE_DIR / scenario).parent.glob("*.j2"),
+            *(TEMPLATE_DIR / "lib").glob("*.j2"),
+        ]
+        return sorted(str(f.relative_to(REPO_ROOT)) for f in found)
+
     def requires(self, options: Mapping[str, str]) -> list[str]:
         """The patched build's record for studies that may run it; nothing otherwise."""
         return [BUILD_RECORD] if options.get("build") in ("patched", "tally") else []

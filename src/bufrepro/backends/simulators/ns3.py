@@ -139,6 +139,10 @@ class Ns3:
         """No run server: each run a process of its own."""
         return []
 
+    def scenario_files(self, scenario: str) -> list[str]:
+        """None: a program's sources are build_ns3's inputs, its build record a run's (requires)."""
+        return []
+
     def requires(self, options: Mapping[str, str]) -> list[str]:
         """The build record: the programs are built before any run (relative when in the repo)."""
         record = self.prefix / BUILD_RECORD

@@ -104,6 +104,10 @@ class Timed:
         """The inner backend's requirements."""
         return self.inner.requires(options)
 
+    def scenario_files(self, scenario: str) -> list[str]:
+        """The inner backend's."""
+        return self.inner.scenario_files(scenario)
+
     def missing(self) -> str:
         """The inner backend's."""
         return self.inner.missing()
