@@ -14,7 +14,7 @@
 #   link_from, link_to - the bottleneck's nodes; link_bps - its rate (bit/s); flows - the
 #   long-lived TCP flows, flow ids 1..flows; mss - their payload bytes per packet; limit - ns-2's
 #   limit_ of the queue (an upper bound on the packets waiting); sealed - 1 when the stream ends
-#   with "# end LINES SUM" (ns-3), else empty.
+#   with "# end LINES SUM" (ns-3), else empty; epoch - a congestion event's slot (s), the base RTT.
 # Where drops happen: the error model sits at the link's head, before the queue, so a packet
 #   lost on the link has a "d" and no "+"; a packet the queue drops has a "+" then a "d".
 # Definitions (events with time in [t0, t1]; "window" = t1 - t0; "data" = every packet type):
@@ -38,6 +38,12 @@
 #   pkt_drops_link         "d" events of packets that had no "+" (the error model dropped them)
 #   queue_loss_rate        pkt_drops_queue / arrivals;  link_loss_rate  pkt_drops_link / arrivals
 #   total_loss_rate        (pkt_drops_queue + pkt_drops_link) / arrivals
+#   loss_epochs            congestion events: the epoch-long slots of the window (epoch: the base
+#                          RTT) in which the queue dropped a packet of a long-lived flow
+#   sync_epoch_share       the share of those in which more than half of the long-lived flows
+#                          lost a packet to the queue (1 flow: every epoch; none: 0)
+#   sync_rate_mean         the mean over those of the share of the flows that lost a packet:
+#                          the loss synchronisation rate of Hassayoun & Ros (2009), averaged
 #   acct_ok                1 when the accounting holds: every "-" follows a "+" of the same uid,
 #                          every "r" follows a "-", each at most once; at the end between 0 and
 #                          limit packets wait; the stream has its header and its end
@@ -101,6 +107,10 @@ $1 == "d" {
     if ($12 in DEQ) { fail("uid " $12 " dropped after its dequeue"); next }
     delete ENQ[$12]
     if (inwin) queue_drops++
+    if (inwin && $8 >= 1 && $8 <= flows) {
+        k = int(($2 - t0) / epoch)
+        if (!((k, $8) in LOST)) { LOST[k, $8] = 1; EPOCH[k]++ }
+    }
     next
 }
 { fail("an unknown event " $1) }
@@ -138,6 +148,15 @@ END {
     metric("queue_loss_rate", sprintf("%.6f", arrivals ? queue_drops / arrivals : 0))
     metric("link_loss_rate", sprintf("%.6f", arrivals ? link_drops / arrivals : 0))
     metric("total_loss_rate", sprintf("%.6f", arrivals ? (queue_drops + link_drops) / arrivals : 0))
+    ne = 0; nsync = 0; rsum = 0
+    for (k in EPOCH) {
+        ne++
+        if (EPOCH[k] > flows / 2) nsync++
+        rsum += EPOCH[k] / flows
+    }
+    metric("loss_epochs", sprintf("%d", ne))
+    metric("sync_epoch_share", sprintf("%.6f", ne ? nsync / ne : 0))
+    metric("sync_rate_mean", sprintf("%.6f", ne ? rsum / ne : 0))
     if (FAILED) exit 1
     metric("acct_ok", 1)
     metrics_print()

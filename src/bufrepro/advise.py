@@ -30,6 +30,7 @@ FLAG_KEYS = {
     "--flows": "flows.count",
     "--cc": "flows.cc",
     "--window": "flows.window",
+    "--rtt-spread": "flows.rtt_spread",
     "--web": "flows.web_rate",
     "--cbr": "flows.cbr",
     "--queue": "queues",
@@ -46,6 +47,8 @@ FLAG_KEYS = {
     "--within": "targets.within",
     "--max-delay": "targets.max_delay",
     "--max-loss": "targets.max_loss",
+    "--budget-cpu": "budget.cpu",
+    "--budget-memory": "budget.memory",
 }
 INTEGER_KEYS = ("link.mss_bytes", "flows.count", "buffers.coarse", "buffers.refine")
 NUMBER_KEYS = ("link.access_share", "flows.web_rate")
@@ -91,7 +94,7 @@ def block_from_flags(args: argparse.Namespace) -> dict[str, Any]:
             value = _seeds(raw)
         elif key in INTEGER_KEYS or (key == "flows.window" and raw.isdigit()):
             value = _integer(raw, flag)
-        elif key in NUMBER_KEYS:
+        elif key in NUMBER_KEYS or (key == "flows.rtt_spread" and raw != "auto"):
             value = _number(raw, flag)
         _set(block, key, value)
     return block

@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from bufrepro.backends.fingerprint import fingerprint
-from bufrepro.experiments.link import ns3, scenario
+from bufrepro.experiments.link import guards, ns3, scenario
 from bufrepro.experiments.link.scenario import CBR_PACKET_BYTES, OTHER_QUEUE_PKTS
 from bufrepro.experiments.link.tables import CCS, QUEUES, backend_of, queue_problem
 from bufrepro.kit import prose, units
@@ -112,11 +112,38 @@ class LinkExperiment(Experiment):
                 red_threshold(block["red"][key], link.buffer_hi, f"{where}.red.{key}")
         except units.UnitError as err:
             return [str(err)]
+        if link.spread_bottleneck_s <= 0:
+            problems.append(
+                f"{where}.flows.rtt_spread: {link.rtt_spread:g} leaves the bottleneck no delay "
+                f"with access_share {block['link']['access_share']}; allowed: a smaller spread"
+            )
         if link.warmup_s >= link.duration_s:
             problems.append(f"{where}.run: the warm-up is not shorter than the run")
         if link.backend == "ns3":
             problems += ns3.problems(where, link, block)
+        try:
+            problems += guards.budget_problems(
+                self.cost(block), str(block["budget"]["cpu"]), str(block["budget"]["memory"]), where
+            )
+        except units.UnitError as err:
+            problems.append(str(err))
         return problems
+
+    def cost(self, block: Block) -> guards.Cost:
+        """The runs' estimated packets, CPU and one run's memory (before any run)."""
+        link = scenario.read(block, "link")
+        per_queue = int(block["buffers"]["coarse"]) + int(block["buffers"]["refine"])
+        runs = len(self.series(block)) * per_queue * len(block["seeds"])
+        in_flight = min(link.flows * link.window_pkts, link.bdp_pkts + link.buffer_hi)
+        return guards.estimate(
+            link.bps,
+            link.packet_bytes,
+            link.duration_s,
+            link.duration_s - link.warmup_s,
+            in_flight,
+            link.flows,
+            runs,
+        )
 
     def series(self, block: Block) -> list[str]:
         """The queues, in the order given."""
@@ -222,9 +249,15 @@ class LinkExperiment(Experiment):
             "access_bps": round(link.access_bps),
             "rtt_ms": round(link.rtt_s * 1000, 6),
             "access_ms": round(link.access_s * 1000, 6),
-            "bottleneck_ms": round(link.bottleneck_s * 1000, 6),
+            "bottleneck_ms": round(link.spread_bottleneck_s * 1000, 6),
             "access_s": round(link.access_s, 9),
-            "bottleneck_s": round(link.bottleneck_s, 9),
+            "bottleneck_s": round(link.spread_bottleneck_s, 9),
+            "rtt_spread": link.rtt_spread,
+            "flow_access_lo_s": round(link.flow_access_lo_s, 9),
+            "flow_access_step_s": round(link.flow_access_step_s, 12),
+            "other_access_s": round(
+                link.access_s + link.bottleneck_s - link.spread_bottleneck_s, 9
+            ),
             "reverse_queue_pkts": OTHER_QUEUE_PKTS,
             "loss": link.loss,
             "flows": link.flows,
@@ -267,6 +300,7 @@ class LinkExperiment(Experiment):
             "flows": link.flows,
             "mss": link.mss,
             "limit": buffer + 1,
+            "epoch": round(link.rtt_s, 9),
             # ns-3's stream ends "# end LINES SUM" (checked); Debian's ns-2 writes "# end"
             **({"sealed": 1} if link.backend == "ns3" else {}),
         }

@@ -92,6 +92,11 @@ def problems(where: str, link: Link, block: Mapping[str, Any]) -> list[str]:
             f"{where}.flows.web_rate: {link.web_rate:g}; allowed on backend ns3: 0 (no PackMime "
             "in ns-3.37; web flows run on ns2)"
         )
+    if link.rtt_spread:
+        found.append(
+            f"{where}.flows.rtt_spread: {link.rtt_spread:g}; allowed on backend ns3: 0 or auto "
+            "(its program gives every flow the base RTT; spread RTTs run on ns2)"
+        )
     if link.buffer_lo < MIN_BUFFER:
         found.append(
             f"{where}.buffers.min: {link.buffer_lo} packets; allowed on backend ns3: at least "
