@@ -38,10 +38,10 @@
 #   pkt_drops_link         "d" events of packets that had no "+" (the error model dropped them)
 #   queue_loss_rate        pkt_drops_queue / arrivals;  link_loss_rate  pkt_drops_link / arrivals
 #   total_loss_rate        (pkt_drops_queue + pkt_drops_link) / arrivals
-#   loss_epochs            congestion events: the epoch-long slots of the window (epoch: the base
-#                          RTT) in which the queue dropped a packet of a long-lived flow
+#   loss_epochs            loss events: the epoch-long slots of the window (epoch: the base
+#                          RTT) in which a long-lived flow lost a packet (queue or link)
 #   sync_epoch_share       the share of those in which more than half of the long-lived flows
-#                          lost a packet to the queue (1 flow: every epoch; none: 0)
+#                          lost a packet (1 flow: every epoch; none: 0)
 #   sync_rate_mean         the mean over those of the share of the flows that lost a packet:
 #                          the loss synchronisation rate of Hassayoun & Ros (2009), averaged
 #   acct_ok                1 when the accounting holds: every "-" follows a "+" of the same uid,
@@ -102,15 +102,15 @@ $1 == "r" {
 }
 $1 == "d" {
     inwin = $2 >= t0 && $2 <= t1
+    if (inwin && $8 >= 1 && $8 <= flows) {
+        k = int(($2 - t0) / epoch)
+        if (!((k, $8) in LOST)) { LOST[k, $8] = 1; EPOCH[k]++ }
+    }
     if (!($12 in ENQ)) { if (inwin) { link_drops++; arrivals++ }; next }
     queue_to($2, -1)
     if ($12 in DEQ) { fail("uid " $12 " dropped after its dequeue"); next }
     delete ENQ[$12]
     if (inwin) queue_drops++
-    if (inwin && $8 >= 1 && $8 <= flows) {
-        k = int(($2 - t0) / epoch)
-        if (!((k, $8) in LOST)) { LOST[k, $8] = 1; EPOCH[k]++ }
-    }
     next
 }
 { fail("an unknown event " $1) }
