@@ -24,6 +24,12 @@ LINK_FROM, LINK_TO = 0, 1
 # Mathis et al.'s constant in W = K / sqrt(p): sqrt(3/2) for a receiver that ACKs every packet,
 # as ns-2's one-way sinks do (the loss-target rule of Dhamdhere et al. uses it).
 MATHIS_K = math.sqrt(1.5)
+# Each AQM's delay target: its assumption in ns3.yaml (RFC 8289, RFC 8290: 5 ms; RFC 8033: 15 ms).
+AQM_TARGETS = MappingProxyType(
+    {"CoDel": "codel_target_ms", "FQ-CoDel": "codel_target_ms", "PIE": "pie_target_ms"}
+)
+# The queue the AQMs are compared with on ns3, added when not asked for.
+BASELINE = "DropTail"
 # What "buffer" means under each queue, in words (words.yaml beside this module).
 WORDS = Path(__file__).with_name("words.yaml")
 
@@ -146,8 +152,15 @@ class LinkExperiment(Experiment):
         )
 
     def series(self, block: Block) -> list[str]:
-        """The queues, in the order given."""
-        return [str(q) for q in block["queues"]]
+        """The queues, in the order given; with an AQM on ns3, DropTail on ns3 too (the
+        baseline the AQMs are judged against, on the same simulator)."""
+        queues = [str(q) for q in block["queues"]]
+        return [*queues, BASELINE] if self._needs_baseline(block) else queues
+
+    def _needs_baseline(self, block: Block) -> bool:
+        queues = [str(q) for q in block["queues"]]
+        aqm = any(q in AQM_TARGETS for q in queues)
+        return aqm and backend_of(block) == "ns3" and BASELINE not in queues
 
     def axis_range(self, block: Block) -> tuple[int, int]:
         """The buffers searched, in packets."""
@@ -181,6 +194,11 @@ class LinkExperiment(Experiment):
             if link.backend == "ns3"
             else [],
             **self._words(block),
+            "note_words": prose.load(WORDS)["notes"],
+            "aqm_targets": {q: ns3.assumptions()[k]["value"] for q, k in AQM_TARGETS.items()},
+            "min_epochs": guards.MIN_EPOCHS,
+            "rtt_spread": link.rtt_spread,
+            "baseline_queue": BASELINE if self._needs_baseline(block) else "",
         }
 
     def _words(self, block: Block) -> dict[str, Any]:

@@ -23,6 +23,9 @@ METRICS = (
     "queue_loss_rate",
     "link_loss_rate",
     "jain_index",
+    "loss_epochs",
+    "sync_epoch_share",
+    "sync_rate_mean",
 )
 
 
@@ -61,6 +64,9 @@ def wide_table(runs: pd.DataFrame, describe: Mapping[str, Any]) -> pd.DataFrame:
             "seeds": len(group),
         }
         for m in METRICS:
+            if m not in group:  # a run parsed before this metric was measured
+                row[m], row[f"{m}_ci"] = math.nan, math.nan
+                continue
             values = [float(v) for v in group[m]]
             n, mean, _ = stats.mean_sd(values)
             low, high = stats.t_interval(values)
