@@ -85,8 +85,28 @@ def test_the_default_name_and_the_written_config(tmp_path: Path) -> None:
     )
     assert block["queues"] == ["DropTail", "RED"] and block["flows"]["count"] == 3
     name = advise.default_name(block)
-    assert name == "link-10mbit-40ms-3sack-loss1pct"
+    assert name == "link-10mbit-40ms-3sack-loss1pct-droptail-red"
     path = tmp_path / f"{name}.yaml"
     advise.write_config(path, name, block, LINK)
     text = path.read_text()
     assert "snakemake --cores 2 --configfile" in text and "studies: []" in text
+
+
+def test_another_config_never_overwrites_an_experiment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    parse = advise._advise_parser().parse_args
+    droptail = advise.block_from_flags(parse([*LINK, "--queue", "DropTail"]))
+    spread = advise.block_from_flags(parse([*LINK, "--queue", "DropTail", "--rtt-spread", "0"]))
+    assert advise.default_name(droptail) != advise.default_name(spread)  # the spread is named
+    name = advise.default_name(droptail)
+    advise.write_config(Path("experiments") / f"{name}.yaml", name, droptail, LINK)
+    assert advise.free_name(name, droptail, False) == (
+        name,
+        f"experiments/{name}.yaml holds the same config: its runs are reused",
+    )
+    other = {**droptail, "seeds": [5, 6]}
+    assert advise.free_name(name, other, False) == (f"{name}-2", f"{name} holds another config")
+    with pytest.raises(advise.configuration.ConfigError, match="--name: experiments/"):
+        advise.free_name(name, other, True)
