@@ -38,8 +38,9 @@
 #   pkt_drops_link         "d" events of packets that had no "+" (the error model dropped them)
 #   queue_loss_rate        pkt_drops_queue / arrivals;  link_loss_rate  pkt_drops_link / arrivals
 #   total_loss_rate        (pkt_drops_queue + pkt_drops_link) / arrivals
-#   loss_epochs            loss events: the epoch-long slots of the window (epoch: the base
-#                          RTT) in which a long-lived flow lost a packet (queue or link)
+#   loss_epochs            loss (congestion) events: a long-lived flow's loss in the window (queue
+#                          or link) opens one, and every such loss within `epoch` (the base RTT)
+#                          of its first belongs to it
 #   sync_epoch_share       the share of those in which more than half of the long-lived flows
 #                          lost a packet (1 flow: every epoch; none: 0)
 #   sync_rate_mean         the mean over those of the share of the flows that lost a packet:
@@ -50,7 +51,7 @@
 @include "metrics.awk"
 @include "streamsum.awk"
 
-BEGIN { PROG = "link.awk"; header = 0; ended = 0; qlen = 0; qlast = 0 }
+BEGIN { PROG = "link.awk"; header = 0; ended = 0; qlen = 0; qlast = 0; ne = 0 }
 
 ended { fail("a line after the end line (appended?): " substr($0, 1, 80)); next }
 sealed && /^# end/ { ssum_end($0); ended = 1; next }
@@ -103,8 +104,8 @@ $1 == "r" {
 $1 == "d" {
     inwin = $2 >= t0 && $2 <= t1
     if (inwin && $8 >= 1 && $8 <= flows) {
-        k = int(($2 - t0) / epoch)
-        if (!((k, $8) in LOST)) { LOST[k, $8] = 1; EPOCH[k]++ }
+        if (ne == 0 || $2 >= ev_start + epoch) { ne++; ev_start = $2 }
+        if (!((ne, $8) in LOST)) { LOST[ne, $8] = 1; EPOCH[ne]++ }
     }
     if (!($12 in ENQ)) { if (inwin) { link_drops++; arrivals++ }; next }
     queue_to($2, -1)
@@ -148,9 +149,8 @@ END {
     metric("queue_loss_rate", sprintf("%.6f", arrivals ? queue_drops / arrivals : 0))
     metric("link_loss_rate", sprintf("%.6f", arrivals ? link_drops / arrivals : 0))
     metric("total_loss_rate", sprintf("%.6f", arrivals ? (queue_drops + link_drops) / arrivals : 0))
-    ne = 0; nsync = 0; rsum = 0
-    for (k in EPOCH) {
-        ne++
+    nsync = 0; rsum = 0
+    for (k = 1; k <= ne; k++) {
         if (EPOCH[k] > flows / 2) nsync++
         rsum += EPOCH[k] / flows
     }

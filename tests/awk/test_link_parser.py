@@ -145,11 +145,11 @@ def test_a_sealed_stream_refuses_what_its_end_line_does_not_bind(edit: Any, why:
 
 
 def test_loss_epochs_and_their_synchronisation() -> None:
-    # Epochs of 0.1 s from t0 = 1: both flows lose in [2.0, 2.1) (synchronised), only flow 1 in
-    # [3.0, 3.1) and in [4.0, 4.1) (flow 1 twice: one flow, once); a link drop at 5.0 (no "+")
-    # is a loss too; a drop of another flow (CBR, id 3) is not.
+    # Events of 0.1 s from their first loss: both flows lose at 2.05 and 2.12 (one event across
+    # a slot's edge: synchronised), only flow 1 at 3.02 and at 4.01, 4.02 (one flow, once);
+    # a link drop at 5.0 (no "+") is a loss too; a drop of another flow (CBR, id 3) is not.
     lines = [f"# {FP}"]
-    drops = [(2.01, 1, 1), (2.05, 2, 2), (3.02, 1, 3), (4.01, 1, 4), (4.02, 1, 5)]
+    drops = [(2.05, 1, 1), (2.12, 2, 2), (3.02, 1, 3), (4.01, 1, 4), (4.02, 1, 5)]
     for t, fid, uid in drops:
         lines += [ev("+", t, fid, uid, uid), ev("d", t, fid, uid, uid)]
     lines += [ev("d", 5.0, 2, 9, 9), ev("d", 6.0, 3, 1, 10)]

@@ -113,7 +113,7 @@ def test_synchronised_losses_are_named_as_driving_the_pick() -> None:
         "qdelay_ms_mean": 3.0,
     }
     said = notes.notes(rec, d)
-    assert any(n.startswith("synchronisation: in 80% of 40 loss epochs") for n in said), said
+    assert any(n.startswith("synchronisation: in 80% of 40 loss events") for n in said), said
     assert any("synchronised losses drive this pick" in n and "--rtt-spread" in n for n in said)
     desync = notes.notes({**rec, "sync_epoch_share": 0.2}, d)
     assert not any("drive this pick" in n for n in desync), desync
