@@ -124,9 +124,10 @@ def test_advise_codel_answers_from_ns3_with_the_aqm_words(tmp_path: Path) -> Non
         "buffer under CoDel = a hard limit: the AQM (target 5 ms, interval 100 ms, ECN off)",
     ):
         assert needle in out, needle
-    name = "link-2mbit-20ms-2sack"
+    assert "  DropTail: " in out and "DropTail on ns-3: the baseline for the AQMs" in out
+    name = "link-2mbit-20ms-2sack-codel-seeds2"
     runs = list((work / "results" / "experiments" / name / "runs").rglob("run.json"))
-    assert len(runs) == 2 * (3 + 1)
+    assert len(runs) == 2 * 2 * (3 + 1)  # CoDel and its DropTail baseline on ns-3
     for meta in (json.loads(p.read_text()) for p in runs):
         assert meta["simulator"] == "ns3" and meta["ns_binary"].endswith("/link")
     page = (work / "report" / "experiments" / f"{name}.html").read_text()
