@@ -106,16 +106,19 @@ def test_synchronised_losses_are_named_as_driving_the_pick() -> None:
         "step_below_pkts": 8,
         "step_above_pkts": 16,
         "loss_epochs": 40.0,
-        "sync_epoch_share": 0.8,
-        "sync_rate_mean": 0.7,
+        "rule_buffer_pkts": 8,
+        "rule_loss_epochs": 40.0,
+        "rule_sync_epoch_share": 0.8,
+        "rule_sync_rate_mean": 0.7,
         "link_loss_rate": 0.0,
         "queue_loss_rate": 0.01,
         "qdelay_ms_mean": 3.0,
     }
     said = notes.notes(rec, d)
-    assert any(n.startswith("synchronisation: in 80% of 40 loss events") for n in said), said
+    assert any(n.startswith("synchronisation at 8 pkts (the tested buffer nearest") for n in said)
+    assert any("in 80% of 40 loss events" in n for n in said), said
     assert any("synchronised losses drive this pick" in n and "--rtt-spread" in n for n in said)
-    desync = notes.notes({**rec, "sync_epoch_share": 0.2}, d)
+    desync = notes.notes({**rec, "rule_sync_epoch_share": 0.2}, d)
     assert not any("drive this pick" in n for n in desync), desync
     lossy = notes.notes({**rec, "link_loss_rate": 0.01, "queue_loss_rate": 0.001}, d)
     assert "standing queue set by: the random loss" in lossy[-1], lossy

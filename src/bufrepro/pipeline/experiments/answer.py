@@ -165,6 +165,7 @@ def recommend(
             if pa.buffer and pb.buffer
             else math.nan
         )
+        row.update(at_rule(table, queue, tested, describe))
         if p.buffer is not None:
             low, high = search.step_around(tested, p.buffer)
             at = table[(table["queue"] == queue) & (table["buffer_pkts"] == p.buffer)].iloc[0]
@@ -173,6 +174,23 @@ def recommend(
             row.update({f"{m}_ci": at[f"{m}_ci"] for m in METRICS})
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+# What the answer reports at the tested buffer nearest BDP/sqrt(n): whether the flows' losses
+# were synchronised there decides whether synchronisation lifted the pick above the rule.
+AT_RULE = ("loss_epochs", "sync_epoch_share", "sync_rate_mean")
+
+
+def at_rule(
+    table: pd.DataFrame, queue: str, tested: Sequence[int], describe: Mapping[str, Any]
+) -> dict[str, Any]:
+    """rule_buffer_pkts (the tested buffer nearest BDP/sqrt(n)) and rule_<m> there."""
+    if "flows" not in describe:
+        return {}
+    rule = describe["bdp_pkts"] / math.sqrt(describe["flows"])
+    near = min(tested, key=lambda b: (abs(math.log(b / rule)), b))
+    at = table[(table["queue"] == queue) & (table["buffer_pkts"] == near)].iloc[0]
+    return {"rule_buffer_pkts": near, **{f"rule_{m}": at[m] for m in AT_RULE}}
 
 
 def rules_frame(rules: Sequence[Mapping[str, Any]], describe: Mapping[str, Any]) -> pd.DataFrame:
