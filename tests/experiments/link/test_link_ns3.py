@@ -115,11 +115,13 @@ def test_advise_codel_answers_from_ns3_with_the_aqm_words(tmp_path: Path) -> Non
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     out = proc.stdout
-    assert len(out.splitlines()) <= 25, out
+    assert len(out.splitlines()) <= 32, out  # two queues (CoDel, its DropTail baseline), notes
     for needle in (
         "(simulator ns3)",
         "SACK (ns3::TcpNewReno, SACK on)",
         "the rules size a FIFO's buffer (DropTail, RED)",
+        "above CoDel's target of 5 ms",  # 2 Mbit/s: a packet takes 6 ms
+        "standing queue set by: the AQM (CoDel's target 5 ms",
         "  CoDel: ",
         "buffer under CoDel = a hard limit: the AQM (target 5 ms, interval 100 ms, ECN off)",
     ):
