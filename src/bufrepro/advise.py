@@ -31,6 +31,7 @@ FLAG_KEYS = {
     "--cc": "flows.cc",
     "--window": "flows.window",
     "--rtt-spread": "flows.rtt_spread",
+    "--start-jitter": "flows.start_jitter",
     "--web": "flows.web_rate",
     "--cbr": "flows.cbr",
     "--queue": "queues",

@@ -42,6 +42,10 @@ def _with(flag: str, value: str) -> list[str]:
             "--buffer-max (config key buffers.max): 2 packets is not above buffers.min",
         ),
         ("--max-delay", "20", "--max-delay (config key targets.max_delay): '20' has no unit"),
+        ("--rtt-spread", "-0.1", "--rtt-spread (config key flows.rtt_spread): -0.1 is less than"),
+        ("--rtt-spread", "wide", "--rtt-spread: 'wide' is not a number"),
+        ("--start-jitter", "8", "--start-jitter (config key flows.start_jitter): '8' has no unit"),
+        ("--budget-cpu", "1h", "--budget-cpu (config key budget.cpu): unknown unit 'h'"),
     ],
 )
 def test_bad_input_fails_before_any_run(
