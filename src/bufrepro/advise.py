@@ -36,6 +36,7 @@ FLAG_KEYS = {
     "--cbr": "flows.cbr",
     "--queue": "queues",
     "--simulator": "backend",
+    "--aqm-targets": "aqm.targets",
     "--red-min-th": "red.min_th",
     "--red-max-th": "red.max_th",
     "--buffer-min": "buffers.min",

@@ -9,6 +9,7 @@ from link_helpers import config, link, searched
 
 from bufrepro import advise
 from bufrepro.experiments.link import guards, scenario
+from bufrepro.kit.experiment import run_points
 from bufrepro.kit.paths import REPO_ROOT
 from bufrepro.pipeline.experiments import notes, plan
 
@@ -145,3 +146,28 @@ def test_an_aqm_target_below_one_packets_time_is_warned_and_droptail_joins_on_ns
     assert not any("target of" in n for n in notes.notes({**rec, "queue": "PIE"}, d))
     base = notes.notes({**rec, "queue": "DropTail"}, d)
     assert base[0].startswith("DropTail on ns-3: the baseline") and "the buffer" in base[-1]
+
+
+def test_scaled_aqm_targets_cover_a_packets_time_and_reach_the_program() -> None:
+    # 1 Mbit/s: 12 ms a packet; scaled targets are 1.5 packets = 18 ms (CoDel), PIE's 15 -> 18
+    block = link(rate="1Mbit", rtt="100ms", queues=["CoDel"], aqm={"targets": "scaled"})
+    cfg = config("scaled", block)
+    kind, blk = plan.kind_of(cfg, "scaled"), plan.block(cfg, "scaled")
+    point = run_points("scaled", kind, [("CoDel", 10)], [1])[0]
+    args = kind.params("scaled", blk, point)
+    assert args["codelTargetMs"] == pytest.approx(18.0) and args["pieTargetMs"] == pytest.approx(18)
+    d = kind.describe(blk)
+    rec = {
+        "queue": "CoDel",
+        "buffer_pkts": 12,
+        "step_below_pkts": 8,
+        "step_above_pkts": 16,
+        "link_loss_rate": 0.0,
+        "queue_loss_rate": 0.01,
+        "qdelay_ms_mean": 3.0,
+    }
+    assert not any("above CoDel's target" in n for n in notes.notes(rec, d))
+    assert "target 18 ms" in d["queue_notes"]["CoDel"]
+    rfc = config("rfc", {**block, "aqm": {"targets": "rfc"}})
+    rfc_point = run_points("rfc", kind, [("CoDel", 10)], [1])[0]
+    assert kind.params("rfc", plan.block(rfc, "rfc"), rfc_point)["codelTargetMs"] == 5.0

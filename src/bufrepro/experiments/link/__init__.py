@@ -195,16 +195,20 @@ class LinkExperiment(Experiment):
             else [],
             **self._words(block),
             "note_words": prose.load(WORDS)["notes"],
-            "aqm_targets": {q: ns3.assumptions()[k]["value"] for q, k in AQM_TARGETS.items()},
+            "aqm_targets": {q: self._targets(block)[k] for q, k in AQM_TARGETS.items()},
             "min_epochs": guards.MIN_EPOCHS,
             "rtt_spread": link.rtt_spread,
             "baseline_queue": BASELINE if self._needs_baseline(block) else "",
         }
 
+    def _targets(self, block: Block) -> dict[str, float]:
+        """The AQMs' delay targets (ms) the runs get (aqm.targets: rfc or scaled)."""
+        return ns3.targets(scenario.read(block, "link"), str(block["aqm"]["targets"]))
+
     def _words(self, block: Block) -> dict[str, Any]:
         """What the buffer means under each AQM asked for, and the note on the rules of thumb."""
         words = prose.load(WORDS)
-        values = {k: v["value"] for k, v in ns3.assumptions().items()}
+        values = {**{k: v["value"] for k, v in ns3.assumptions().items()}, **self._targets(block)}
         aqms = [str(q) for q in block["queues"] if str(q) in words["aqm"]]
         return {
             "rules_note": prose.fill(words["rules_note"]) if aqms else "",
@@ -254,7 +258,8 @@ class LinkExperiment(Experiment):
         max_th = max(min_th + 1.0, red_threshold(red["max_th"], buffer, "red.max_th"))
         if link.backend == "ns3":
             red_args = (min_th, max_th, float(red["q_weight"]), float(red["max_p"]))
-            return ns3.arguments(name, link, point, red_args)
+            how = str(block["aqm"]["targets"])
+            return ns3.arguments(name, link, point, red_args, ns3.targets(link, how))
         return {
             "experiment": name,
             "seed": point.seed,
