@@ -14,7 +14,7 @@
 #   link_from, link_to - the bottleneck's nodes; link_bps - its rate (bit/s); flows - the
 #   long-lived TCP flows, flow ids 1..flows; mss - their payload bytes per packet; limit - ns-2's
 #   limit_ of the queue (an upper bound on the packets waiting); sealed - 1 when the stream ends
-#   with "# end LINES SUM" (ns-3), else empty.
+#   with "# end LINES SUM" (ns-3), else empty; epoch - a congestion event's slot (s), the base RTT.
 # Where drops happen: the error model sits at the link's head, before the queue, so a packet
 #   lost on the link has a "d" and no "+"; a packet the queue drops has a "+" then a "d".
 # Definitions (events with time in [t0, t1]; "window" = t1 - t0; "data" = every packet type):
@@ -38,13 +38,20 @@
 #   pkt_drops_link         "d" events of packets that had no "+" (the error model dropped them)
 #   queue_loss_rate        pkt_drops_queue / arrivals;  link_loss_rate  pkt_drops_link / arrivals
 #   total_loss_rate        (pkt_drops_queue + pkt_drops_link) / arrivals
+#   loss_epochs            loss (congestion) events: a long-lived flow's loss in the window (queue
+#                          or link) opens one, and every such loss within `epoch` (the base RTT)
+#                          of its first belongs to it
+#   sync_epoch_share       the share of those in which more than half of the long-lived flows
+#                          lost a packet (1 flow: every epoch; none: 0)
+#   sync_rate_mean         the mean over those of the share of the flows that lost a packet:
+#                          the loss synchronisation rate of Hassayoun & Ros (2009), averaged
 #   acct_ok                1 when the accounting holds: every "-" follows a "+" of the same uid,
 #                          every "r" follows a "-", each at most once; at the end between 0 and
 #                          limit packets wait; the stream has its header and its end
 @include "metrics.awk"
 @include "streamsum.awk"
 
-BEGIN { PROG = "link.awk"; header = 0; ended = 0; qlen = 0; qlast = 0 }
+BEGIN { PROG = "link.awk"; header = 0; ended = 0; qlen = 0; qlast = 0; ne = 0 }
 
 ended { fail("a line after the end line (appended?): " substr($0, 1, 80)); next }
 sealed && /^# end/ { ssum_end($0); ended = 1; next }
@@ -96,6 +103,10 @@ $1 == "r" {
 }
 $1 == "d" {
     inwin = $2 >= t0 && $2 <= t1
+    if (inwin && $8 >= 1 && $8 <= flows) {
+        if (ne == 0 || $2 >= ev_start + epoch) { ne++; ev_start = $2 }
+        if (!((ne, $8) in LOST)) { LOST[ne, $8] = 1; EPOCH[ne]++ }
+    }
     if (!($12 in ENQ)) { if (inwin) { link_drops++; arrivals++ }; next }
     queue_to($2, -1)
     if ($12 in DEQ) { fail("uid " $12 " dropped after its dequeue"); next }
@@ -138,6 +149,14 @@ END {
     metric("queue_loss_rate", sprintf("%.6f", arrivals ? queue_drops / arrivals : 0))
     metric("link_loss_rate", sprintf("%.6f", arrivals ? link_drops / arrivals : 0))
     metric("total_loss_rate", sprintf("%.6f", arrivals ? (queue_drops + link_drops) / arrivals : 0))
+    nsync = 0; rsum = 0
+    for (k = 1; k <= ne; k++) {
+        if (EPOCH[k] > flows / 2) nsync++
+        rsum += EPOCH[k] / flows
+    }
+    metric("loss_epochs", sprintf("%d", ne))
+    metric("sync_epoch_share", sprintf("%.6f", ne ? nsync / ne : 0))
+    metric("sync_rate_mean", sprintf("%.6f", ne ? rsum / ne : 0))
     if (FAILED) exit 1
     metric("acct_ok", 1)
     metrics_print()

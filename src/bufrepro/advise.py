@@ -29,10 +29,13 @@ FLAG_KEYS = {
     "--flows": "flows.count",
     "--cc": "flows.cc",
     "--window": "flows.window",
+    "--rtt-spread": "flows.rtt_spread",
+    "--start-jitter": "flows.start_jitter",
     "--web": "flows.web_rate",
     "--cbr": "flows.cbr",
     "--queue": "queues",
     "--simulator": "backend",
+    "--aqm-targets": "aqm.targets",
     "--red-min-th": "red.min_th",
     "--red-max-th": "red.max_th",
     "--buffer-min": "buffers.min",
@@ -45,6 +48,8 @@ FLAG_KEYS = {
     "--within": "targets.within",
     "--max-delay": "targets.max_delay",
     "--max-loss": "targets.max_loss",
+    "--budget-cpu": "budget.cpu",
+    "--budget-memory": "budget.memory",
 }
 INTEGER_KEYS = ("link.mss_bytes", "flows.count", "buffers.coarse", "buffers.refine")
 NUMBER_KEYS = ("link.access_share", "flows.web_rate")
@@ -90,7 +95,7 @@ def block_from_flags(args: argparse.Namespace) -> dict[str, Any]:
             value = _seeds(raw)
         elif key in INTEGER_KEYS or (key == "flows.window" and raw.isdigit()):
             value = _integer(raw, flag)
-        elif key in NUMBER_KEYS:
+        elif key in NUMBER_KEYS or (key == "flows.rtt_spread" and raw != "auto"):
             value = _number(raw, flag)
         _set(block, key, value)
     return block
@@ -130,8 +135,36 @@ def default_name(block: Mapping[str, Any]) -> str:
     ]
     if str(link.get("loss", "0")) not in ("0", "0%"):
         parts.append(f"loss{link['loss']}")
+    # What else makes the runs differ: the queues (default DropTail, RED), the spread, the seeds.
+    parts.append("-".join(str(q) for q in block.get("queues", ["DropTail", "RED"])))
+    if "rtt_spread" in flows:
+        parts.append(f"spread{flows['rtt_spread']}")
+    if "seeds" in block:
+        seeds = list(block["seeds"])
+        same = seeds == list(range(1, len(seeds) + 1))
+        parts.append(f"seeds{len(seeds)}" if same else "seeds" + ".".join(map(str, seeds)))
     text = "-".join(parts).lower().replace("%", "pct")
     return re.sub(r"[^a-z0-9.-]+", "", text)
+
+
+def free_name(name: str, block: Mapping[str, Any], chosen: bool) -> tuple[str, str]:
+    """(the name to use, a note): an existing experiments/NAME.yaml with another block is never
+    overwritten; a default name takes the next free NAME-2, NAME-3 ..., a chosen one is refused."""
+    candidate, k = name, 1
+    while True:
+        path = Path("experiments") / f"{candidate}.yaml"
+        if not path.is_file():
+            return candidate, "" if k == 1 else f"{name} holds another config"
+        old = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("experiments", {})
+        if old.get(candidate) == dict(block):
+            return candidate, f"{path} holds the same config: its runs are reused"
+        if chosen:
+            raise configuration.ConfigError(
+                f"--name: experiments/{name}.yaml holds another config; choose another --name, "
+                f"or rerun that one with --config experiments/{name}.yaml"
+            )
+        k += 1
+        candidate = f"{name}-{k}"
 
 
 def flag_message(message: str, name: str) -> str:
@@ -223,10 +256,11 @@ def _run_workflow(exp: plan.Resolved, path: Path, cores: int) -> tuple[int, floa
 
 def cost_line(exp: plan.Resolved, since: float, wall: float, cores: int) -> str:
     """Runs made now, and the simulator's and parsers' CPU against the wall."""
-    made, sim, parse = 0, 0.0, 0.0
+    made, reused, sim, parse = 0, 0, 0.0, 0.0
     for stage in search.STAGES:
         for p in plan.stage_points(exp, stage):
             meta = Path(p.run_dir) / "run.json"
+            reused += meta.is_file() and meta.stat().st_mtime < since
             if meta.is_file() and meta.stat().st_mtime >= since:
                 cpu = json.loads(meta.read_text(encoding="utf-8")).get("cpu_s", {})
                 made += 1
@@ -234,7 +268,8 @@ def cost_line(exp: plan.Resolved, since: float, wall: float, cores: int) -> str:
                 parse += float(cpu.get("parser", 0.0))
     load = os.getloadavg()[0]
     return (
-        f"Cost: {made} runs made in {wall:.1f} s wall on {cores} cores (load {load:.1f}); "
+        f"Cost: {made} runs made, {reused} reused (made before, same config and code), in "
+        f"{wall:.1f} s wall on {cores} cores (load {load:.1f}); "
         f"ns {sim:.1f} CPU s = {100 * sim / (wall * cores):.0f}% of cores x wall, "
         f"parsers {parse:.1f} CPU s"
     )
@@ -261,7 +296,9 @@ def advise(argv: Sequence[str]) -> int:
                     "--rate and --rtt are required (e.g. --rate 10Mbit --rtt 40ms)"
                 )
             block = block_from_flags(args)
-            name = args.name or default_name(block)
+            name, said = free_name(args.name or default_name(block), block, bool(args.name))
+            if said:
+                print(f"[advise] {said}")
             path = Path("experiments") / f"{name}.yaml"
             try:
                 configuration.validate(

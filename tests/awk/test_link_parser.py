@@ -23,6 +23,7 @@ ARGS = {
     "flows": 2,
     "mss": 960,
     "limit": 5,
+    "epoch": 0.1,
 }
 
 
@@ -141,3 +142,21 @@ def test_a_sealed_stream_refuses_what_its_end_line_does_not_bind(edit: Any, why:
     rc, m, err = parse(lines, sealed=1)
     assert rc != 0 and "acct_ok" not in m
     assert why in err, err
+
+
+def test_loss_epochs_and_their_synchronisation() -> None:
+    # Events of 0.1 s from their first loss: both flows lose at 2.05 and 2.12 (one event across
+    # a slot's edge: synchronised), only flow 1 at 3.02 and at 4.01, 4.02 (one flow, once);
+    # a link drop at 5.0 (no "+") is a loss too; a drop of another flow (CBR, id 3) is not.
+    lines = [f"# {FP}"]
+    drops = [(2.05, 1, 1), (2.12, 2, 2), (3.02, 1, 3), (4.01, 1, 4), (4.02, 1, 5)]
+    for t, fid, uid in drops:
+        lines += [ev("+", t, fid, uid, uid), ev("d", t, fid, uid, uid)]
+    lines += [ev("d", 5.0, 2, 9, 9), ev("d", 6.0, 3, 1, 10)]
+    lines.append("# end")
+    rc, m, err = parse(lines)
+    assert rc == 0, err
+    assert m["loss_epochs"] == "4"
+    # more than half of 2 flows: both; one epoch of four
+    assert float(m["sync_epoch_share"]) == pytest.approx(1 / 4)
+    assert float(m["sync_rate_mean"]) == pytest.approx((1 + 0.5 + 0.5 + 0.5) / 4)

@@ -36,7 +36,7 @@ FLAGS = [
     "--cores",
     "2",
 ]
-NAME = "link-2mbit-20ms-2sack-loss1pct"
+NAME = "link-2mbit-20ms-2sack-loss1pct-droptail-red-seeds2"
 
 
 @pytest.fixture(scope="module")
@@ -127,9 +127,13 @@ def test_the_documented_command_as_written(tmp_path: Path) -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
-    written = (work / "experiments" / "link-10mbit-40ms-3sack-loss1pct.yaml").read_text()
+    written = (
+        work / "experiments" / "link-10mbit-40ms-3sack-loss1pct-droptail-red.yaml"
+    ).read_text()
     assert "written by: bufrepro advise " + " ".join(documented) + "\n" in written
-    dry = snakemake(work, "-n", "--configfile", "experiments/link-10mbit-40ms-3sack-loss1pct.yaml")
+    dry = snakemake(
+        work, "-n", "--configfile", "experiments/link-10mbit-40ms-3sack-loss1pct-droptail-red.yaml"
+    )
     assert dry.returncode == 0, dry.stderr[-2000:]
     assert "run_batch" in dry.stdout and "compare_published" not in dry.stdout
     assert (

@@ -42,6 +42,10 @@ def _with(flag: str, value: str) -> list[str]:
             "--buffer-max (config key buffers.max): 2 packets is not above buffers.min",
         ),
         ("--max-delay", "20", "--max-delay (config key targets.max_delay): '20' has no unit"),
+        ("--rtt-spread", "-0.1", "--rtt-spread (config key flows.rtt_spread): -0.1 is less than"),
+        ("--rtt-spread", "wide", "--rtt-spread: 'wide' is not a number"),
+        ("--start-jitter", "8", "--start-jitter (config key flows.start_jitter): '8' has no unit"),
+        ("--budget-cpu", "1h", "--budget-cpu (config key budget.cpu): unknown unit 'h'"),
     ],
 )
 def test_bad_input_fails_before_any_run(
@@ -85,8 +89,28 @@ def test_the_default_name_and_the_written_config(tmp_path: Path) -> None:
     )
     assert block["queues"] == ["DropTail", "RED"] and block["flows"]["count"] == 3
     name = advise.default_name(block)
-    assert name == "link-10mbit-40ms-3sack-loss1pct"
+    assert name == "link-10mbit-40ms-3sack-loss1pct-droptail-red"
     path = tmp_path / f"{name}.yaml"
     advise.write_config(path, name, block, LINK)
     text = path.read_text()
     assert "snakemake --cores 2 --configfile" in text and "studies: []" in text
+
+
+def test_another_config_never_overwrites_an_experiment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    parse = advise._advise_parser().parse_args
+    droptail = advise.block_from_flags(parse([*LINK, "--queue", "DropTail"]))
+    spread = advise.block_from_flags(parse([*LINK, "--queue", "DropTail", "--rtt-spread", "0"]))
+    assert advise.default_name(droptail) != advise.default_name(spread)  # the spread is named
+    name = advise.default_name(droptail)
+    advise.write_config(Path("experiments") / f"{name}.yaml", name, droptail, LINK)
+    assert advise.free_name(name, droptail, False) == (
+        name,
+        f"experiments/{name}.yaml holds the same config: its runs are reused",
+    )
+    other = {**droptail, "seeds": [5, 6]}
+    assert advise.free_name(name, other, False) == (f"{name}-2", f"{name} holds another config")
+    with pytest.raises(advise.configuration.ConfigError, match="--name: experiments/"):
+        advise.free_name(name, other, True)

@@ -15,7 +15,8 @@ from bufrepro.pipeline.experiments import plan
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES: dict[str, tuple[dict[str, Any], tuple[str, int]]] = {
-    "sack_droptail": (link(), ("DropTail", 17)),
+    # The lab case (every flow the base RTT); the others take the default spread.
+    "sack_droptail": (link(flows={"count": 1, "rtt_spread": 0}), ("DropTail", 17)),
     "cubic_red_web_cbr": (
         link(
             rate="1Gbit",

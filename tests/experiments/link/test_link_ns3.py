@@ -117,18 +117,21 @@ def test_advise_codel_answers_from_ns3_with_the_aqm_words(tmp_path: Path) -> Non
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     out = proc.stdout
-    assert len(out.splitlines()) <= 25, out
+    assert len(out.splitlines()) <= 32, out  # two queues (CoDel, its DropTail baseline), notes
     for needle in (
         "(simulator ns3)",
         "SACK (ns3::TcpNewReno, SACK on)",
         "the rules size a FIFO's buffer (DropTail, RED)",
+        "above CoDel's target of 5 ms",  # 2 Mbit/s: a packet takes 6 ms
+        "standing queue set by: the AQM (CoDel's target 5 ms",
         "  CoDel: ",
         "buffer under CoDel = a hard limit: the AQM (target 5 ms, interval 100 ms, ECN off)",
     ):
         assert needle in out, needle
-    name = "link-2mbit-20ms-2sack"
+    assert "  DropTail: " in out and "DropTail on ns-3: the baseline for the AQMs" in out
+    name = "link-2mbit-20ms-2sack-codel-seeds2"
     runs = list((work / "results" / "experiments" / name / "runs").rglob("run.json"))
-    assert len(runs) == 2 * (3 + 1)
+    assert len(runs) == 2 * 2 * (3 + 1)  # CoDel and its DropTail baseline on ns-3
     for meta in (json.loads(p.read_text()) for p in runs):
         assert meta["simulator"] == "ns3" and meta["simulator_binary"].endswith("/link")
     page = (work / "report" / "experiments" / f"{name}.html").read_text()

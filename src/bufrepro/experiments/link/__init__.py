@@ -10,7 +10,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from bufrepro.backends.fingerprint import fingerprint
-from bufrepro.experiments.link import ns3, scenario
+from bufrepro.experiments.link import guards, ns3, scenario
 from bufrepro.experiments.link.scenario import CBR_PACKET_BYTES, OTHER_QUEUE_PKTS
 from bufrepro.experiments.link.tables import CCS, QUEUES, backend_of, queue_problem
 from bufrepro.kit import prose, units
@@ -25,6 +25,12 @@ LINK_FROM, LINK_TO = 0, 1
 # Mathis et al.'s constant in W = K / sqrt(p): sqrt(3/2) for a receiver that ACKs every packet,
 # as ns-2's one-way sinks do (the loss-target rule of Dhamdhere et al. uses it).
 MATHIS_K = math.sqrt(1.5)
+# Each AQM's delay target: its assumption in ns3.yaml (RFC 8289, RFC 8290: 5 ms; RFC 8033: 15 ms).
+AQM_TARGETS = MappingProxyType(
+    {"CoDel": "codel_target_ms", "FQ-CoDel": "codel_target_ms", "PIE": "pie_target_ms"}
+)
+# The queue the AQMs are compared with on ns3, added when not asked for.
+BASELINE = "DropTail"
 # What "buffer" means under each queue, in words (words.yaml beside this module).
 WORDS = Path(__file__).with_name("words.yaml")
 
@@ -121,19 +127,54 @@ class LinkExperiment(Experiment[Setup]):
                 red_threshold(block["red"][key], link.buffer_hi, f"{where}.red.{key}")
         except units.UnitError as err:
             return [str(err)]
+        if link.spread_bottleneck_s <= 0:
+            problems.append(
+                f"{where}.flows.rtt_spread: {link.rtt_spread:g} leaves the bottleneck no delay "
+                f"with access_share {block['link']['access_share']}; allowed: a smaller spread"
+            )
         if link.warmup_s >= link.duration_s:
             problems.append(f"{where}.run: the warm-up is not shorter than the run")
         if link.backend == "ns3":
             problems += ns3.problems(where, link, block)
+        try:
+            problems += guards.budget_problems(
+                self.cost(block), str(block["budget"]["cpu"]), str(block["budget"]["memory"]), where
+            )
+        except units.UnitError as err:
+            problems.append(str(err))
         return problems
 
     def setup(self, block: Block) -> Setup:
         """The block with its Link (rates, delays, buffers and flows in SI units)."""
         return Setup(block, scenario.read(block, "link"))
 
+    def cost(self, block: Block) -> guards.Cost:
+        """The runs' estimated packets, CPU and one run's memory (before any run)."""
+        setup = self.setup(block)
+        link = setup.link
+        per_queue = int(block["buffers"]["coarse"]) + int(block["buffers"]["refine"])
+        runs = len(self.series(setup)) * per_queue * len(block["seeds"])
+        in_flight = min(link.flows * link.window_pkts, link.bdp_pkts + link.buffer_hi)
+        return guards.estimate(
+            link.bps,
+            link.packet_bytes,
+            link.duration_s,
+            link.duration_s - link.warmup_s,
+            in_flight,
+            link.flows,
+            runs,
+        )
+
     def series(self, setup: Setup) -> list[str]:
-        """The queues, in the order given."""
-        return [str(q) for q in setup.block["queues"]]
+        """The queues, in the order given; with an AQM on ns3, DropTail on ns3 too (the
+        baseline the AQMs are judged against, on the same simulator)."""
+        queues = [str(q) for q in setup.block["queues"]]
+        return [*queues, BASELINE] if self._needs_baseline(setup.block) else queues
+
+    def _needs_baseline(self, block: Block) -> bool:
+        queues = [str(q) for q in block["queues"]]
+        aqm = any(q in AQM_TARGETS for q in queues)
+        return aqm and backend_of(block) == "ns3" and BASELINE not in queues
 
     def axis_range(self, setup: Setup) -> tuple[int, int]:
         """The buffers searched, in packets."""
@@ -166,12 +207,21 @@ class LinkExperiment(Experiment[Setup]):
             if link.backend == "ns3"
             else [],
             **self._words(block),
+            "note_words": prose.load(WORDS)["notes"],
+            "aqm_targets": {q: self._targets(block)[k] for q, k in AQM_TARGETS.items()},
+            "min_epochs": guards.MIN_EPOCHS,
+            "rtt_spread": link.rtt_spread,
+            "baseline_queue": BASELINE if self._needs_baseline(block) else "",
         }
+
+    def _targets(self, block: Block) -> dict[str, float]:
+        """The AQMs' delay targets (ms) the runs get (aqm.targets: rfc or scaled)."""
+        return ns3.targets(scenario.read(block, "link"), str(block["aqm"]["targets"]))
 
     def _words(self, block: Block) -> dict[str, Any]:
         """What the buffer means under each AQM asked for, and the note on the rules of thumb."""
         words = prose.load(WORDS)
-        values = {k: v["value"] for k, v in ns3.assumptions().items()}
+        values = {**{k: v["value"] for k, v in ns3.assumptions().items()}, **self._targets(block)}
         aqms = [str(q) for q in block["queues"] if str(q) in words["aqm"]]
         return {
             "rules_note": prose.fill(words["rules_note"]) if aqms else "",
@@ -221,7 +271,8 @@ class LinkExperiment(Experiment[Setup]):
         max_th = max(min_th + 1.0, red_threshold(red["max_th"], buffer, "red.max_th"))
         if link.backend == "ns3":
             red_args = (min_th, max_th, float(red["q_weight"]), float(red["max_p"]))
-            return ns3.arguments(name, link, point, red_args)
+            how = str(block["aqm"]["targets"])
+            return ns3.arguments(name, link, point, red_args, ns3.targets(link, how))
         return {
             "experiment": name,
             "seed": point.seed,
@@ -234,9 +285,15 @@ class LinkExperiment(Experiment[Setup]):
             "access_bps": round(link.access_bps),
             "rtt_ms": round(link.rtt_s * 1000, 6),
             "access_ms": round(link.access_s * 1000, 6),
-            "bottleneck_ms": round(link.bottleneck_s * 1000, 6),
+            "bottleneck_ms": round(link.spread_bottleneck_s * 1000, 6),
             "access_s": round(link.access_s, 9),
-            "bottleneck_s": round(link.bottleneck_s, 9),
+            "bottleneck_s": round(link.spread_bottleneck_s, 9),
+            "rtt_spread": link.rtt_spread,
+            "flow_access_lo_s": round(link.flow_access_lo_s, 9),
+            "flow_access_step_s": round(link.flow_access_step_s, 12),
+            "other_access_s": round(
+                link.access_s + link.bottleneck_s - link.spread_bottleneck_s, 9
+            ),
             "reverse_queue_pkts": OTHER_QUEUE_PKTS,
             "loss": link.loss,
             "flows": link.flows,
@@ -279,6 +336,7 @@ class LinkExperiment(Experiment[Setup]):
             "flows": link.flows,
             "mss": link.mss,
             "limit": buffer + 1,
+            "epoch": round(link.rtt_s, 9),
             # ns-3's stream ends "# end LINES SUM" (checked); Debian's ns-2 writes "# end"
             **({"sealed": 1} if link.backend == "ns3" else {}),
         }

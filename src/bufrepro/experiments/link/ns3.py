@@ -32,8 +32,27 @@ def _value(name: str) -> Any:
     return assumptions()[name]["value"]
 
 
+# aqm.targets scaled: each AQM target at least this many packet transmission times.
+SCALED_TARGET_PACKETS = 1.5
+TARGET_KEYS = ("codel_target_ms", "pie_target_ms")
+
+
+def targets(link: Link, how: str) -> dict[str, float]:
+    """The AQMs' delay targets (ms): the RFCs' (ns3.yaml), or with `scaled` at least
+    SCALED_TARGET_PACKETS packet transmission times at the bottleneck's rate."""
+    packet_ms = link.packet_bytes * 8 / link.bps * 1000
+    out: dict[str, float] = {k: _value(k) for k in TARGET_KEYS}  # as ns3.yaml writes them
+    if how == "scaled":
+        out = {k: max(v, round(SCALED_TARGET_PACKETS * packet_ms, 6)) for k, v in out.items()}
+    return out
+
+
 def arguments(
-    name: str, link: Link, point: RunPoint, red: tuple[float, float, float, float]
+    name: str,
+    link: Link,
+    point: RunPoint,
+    red: tuple[float, float, float, float],
+    aqm_targets: Mapping[str, float],
 ) -> dict[str, Any]:
     """The program's arguments for one run (only validated numbers and enum words)."""
     min_th, max_th, q_weight, max_p = red
@@ -72,9 +91,9 @@ def arguments(
         "redMaxP": max_p,
         "redGentle": True,
         "redMeanPkt": link.packet_bytes,
-        "codelTargetMs": _value("codel_target_ms"),
+        "codelTargetMs": aqm_targets["codel_target_ms"],
         "codelIntervalMs": _value("codel_interval_ms"),
-        "pieTargetMs": _value("pie_target_ms"),
+        "pieTargetMs": aqm_targets["pie_target_ms"],
         "fqFlows": _value("fq_flows"),
         "fqQuantum": _value("fq_quantum_bytes"),
     }
@@ -91,6 +110,11 @@ def problems(where: str, link: Link, block: Mapping[str, Any]) -> list[str]:
         found.append(
             f"{where}.flows.web_rate: {link.web_rate:g}; allowed on backend ns3: 0 (no PackMime "
             "in ns-3.37; web flows run on ns2)"
+        )
+    if link.rtt_spread:
+        found.append(
+            f"{where}.flows.rtt_spread: {link.rtt_spread:g}; allowed on backend ns3: 0 or auto "
+            "(its program gives every flow the base RTT; spread RTTs run on ns2)"
         )
     if link.buffer_lo < MIN_BUFFER:
         found.append(

@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from bufrepro.experiments.link import guards
 from bufrepro.experiments.link.tables import CCS, Cc, backend_of
 from bufrepro.kit import units
 from bufrepro.kit.study import Block
@@ -15,12 +16,20 @@ from bufrepro.kit.study import Block
 WINDOW_FACTOR = 10
 FLOOR_WINDOW = 10000
 # The run length when the block says auto: warm-up and measured time, each at least this many
-# seconds or this many base RTTs.
+# seconds or this many base RTTs; the measured time also holds guards.MIN_EPOCHS loss cycles.
 WARMUP = (2.0, 100)
 MEASURE = (10.0, 500)
 # The searched buffers when the block says auto: from max(2, BDP / 50) to max(10, 2 BDP) packets.
 LOW_BDP_FRACTION = 1 / 50
 HIGH_BDP_MULTIPLE = 2.0
+# The RTT spread when the block says auto (a named assumption): the flows' base RTTs are spread
+# evenly over base x [1 - s, 1 + s] (mean: the base RTT, so the BDP stays the base's). Equal RTTs
+# let ns-2's flows lose packets in step (synchronise), which real traffic does not: paths to one
+# bottleneck differ in RTT by tens of percent and more (Aikat et al. 2003 measured RTTs spread
+# over an order of magnitude on one link). 0.3 (56-104 ms at 80 ms) is the spread with which the
+# issue-41 measurement desynchronised 4-64 SACK flows; more spread is closer to real traffic.
+# ns-3's program (ns3/link.cc) gives every flow the same RTT: auto is 0 there.
+AUTO_RTT_SPREAD = {"ns2": 0.3, "ns3": 0.0}
 # The CBR flow's packets (bytes, as ns-2's CBR packetSize_ and ns-3's IP packet).
 CBR_PACKET_BYTES = 1000
 # Queues other than the swept one never drop: this many packets each (ns-2 limit_).
@@ -55,12 +64,43 @@ class Link:
     initial_window_pkts: int
     start_jitter_s: float
     cbr_interval_s: float
+    rtt_spread: float
+    # The measured time that holds guards.MIN_EPOCHS loss cycles of a flow; auto takes it.
+    epochs_s: float
+    measure_auto: bool
+    spread_auto: bool
+    # The first flow's source access delay, the step to the next flow's, and the bottleneck delay
+    # with the share it gave up so that the shortest flow's access delay stays >= 0 (no spread:
+    # access_s, 0, bottleneck_s).
+    flow_access_lo_s: float
+    flow_access_step_s: float
+    spread_bottleneck_s: float
+
+    def flow_rtts_s(self) -> list[float]:
+        """Each long-lived flow's base RTT (the lab case: all the base RTT)."""
+        step = self.flow_access_step_s * 2
+        first = self.rtt_s - self.rtt_spread * self.rtt_s if self.flows > 1 else self.rtt_s
+        return [first + i * step for i in range(self.flows)]
 
 
-def _auto_time(text: Any, where: str, floor: tuple[float, int], rtt: float) -> float:
+def _auto_time(
+    text: Any, where: str, floor: tuple[float, int], rtt: float, epochs_s: float = 0.0
+) -> float:
     if str(text) == "auto":
-        return max(floor[0], floor[1] * rtt)
+        return max(floor[0], floor[1] * rtt, epochs_s)
     return units.seconds(str(text), where)
+
+
+def spread_hops(
+    rtt: float, spread: float, flows: int, access: float, bottleneck: float
+) -> tuple[float, float, float]:
+    """(first flow's access delay, step per flow, bottleneck delay): flow i's base RTT is
+    rtt x (1 - spread + 2 spread i / (n - 1)), evenly spaced, their mean the base RTT."""
+    if flows < 2 or spread == 0:
+        return access, 0.0, bottleneck
+    shift = max(0.0, spread * rtt / 2 - access)
+    lo = access + shift - spread * rtt / 2
+    return lo, spread * rtt / (flows - 1), bottleneck - shift
 
 
 def read(block: Block, where: str) -> Link:
@@ -90,8 +130,15 @@ def read(block: Block, where: str) -> Link:
     window = flows["window"]
     auto = str(window) == "auto"
     warm = _auto_time(block["run"]["warmup"], f"{where}.run.warmup", WARMUP, rtt)
-    measure = _auto_time(block["run"]["measure"], f"{where}.run.measure", MEASURE, rtt)
+    epochs_s = guards.measure_for_epochs(rtt, bdp, int(flows["count"]), loss)
+    measure = _auto_time(block["run"]["measure"], f"{where}.run.measure", MEASURE, rtt, epochs_s)
     cbr = str(flows["cbr"])
+    raw_spread = flows["rtt_spread"]
+    spread_auto = str(raw_spread) == "auto"
+    spread = AUTO_RTT_SPREAD[backend] if spread_auto else float(raw_spread)
+    access_lo, access_step, spread_bn = spread_hops(
+        rtt, spread, int(flows["count"]), access, one_way - 2 * access
+    )
     cbr_bps = 0.0 if cbr in ("0", "none") else units.rate_bps(cbr, f"{where}.flows.cbr")
     return Link(
         bps=bps,
@@ -120,6 +167,13 @@ def read(block: Block, where: str) -> Link:
             str(flows["start_jitter"]), f"{where}.flows.start_jitter", True
         ),
         cbr_interval_s=CBR_PACKET_BYTES * 8 / cbr_bps if cbr_bps else 0.0,
+        rtt_spread=spread,
+        epochs_s=epochs_s,
+        measure_auto=str(block["run"]["measure"]) == "auto",
+        spread_auto=spread_auto,
+        flow_access_lo_s=access_lo,
+        flow_access_step_s=access_step,
+        spread_bottleneck_s=spread_bn,
     )
 
 
@@ -131,7 +185,15 @@ def _buffer(text: Any, where: str, packet: int, bdp: float, bps: float, auto: fl
 def hops_text(link: Link) -> str:
     """The rule that splits the base RTT into hops, with this link's numbers."""
     a, b = link.access_s * 1000, link.bottleneck_s * 1000
-    return (
+    text = (
         f"base RTT {link.rtt_s * 1000:g} ms = 2 x ({a:g} ms access + {b:g} ms bottleneck + "
         f"{a:g} ms access)"
+    )
+    if link.flow_access_step_s == 0:
+        return text
+    rtts = link.flow_rtts_s()
+    how = "auto" if link.spread_auto else "set"
+    return (
+        f"{text}; flows' RTTs spread {rtts[0] * 1000:g}-{rtts[-1] * 1000:g} ms "
+        f"(rtt_spread {link.rtt_spread:g} {how}; bottleneck {link.spread_bottleneck_s * 1000:g} ms)"
     )

@@ -23,6 +23,9 @@ METRICS = (
     "queue_loss_rate",
     "link_loss_rate",
     "jain_index",
+    "loss_epochs",
+    "sync_epoch_share",
+    "sync_rate_mean",
 )
 
 
@@ -61,6 +64,9 @@ def wide_table(runs: pd.DataFrame, describe: Mapping[str, Any]) -> pd.DataFrame:
             "seeds": len(group),
         }
         for m in METRICS:
+            if m not in group:  # a run parsed before this metric was measured
+                row[m], row[f"{m}_ci"] = math.nan, math.nan
+                continue
             values = [float(v) for v in group[m]]
             n, mean, _ = stats.mean_sd(values)
             low, high = stats.t_interval(values)
@@ -159,6 +165,7 @@ def recommend(
             if pa.buffer and pb.buffer
             else math.nan
         )
+        row.update(at_rule(table, queue, tested, describe))
         if p.buffer is not None:
             low, high = search.step_around(tested, p.buffer)
             at = table[(table["queue"] == queue) & (table["buffer_pkts"] == p.buffer)].iloc[0]
@@ -167,6 +174,23 @@ def recommend(
             row.update({f"{m}_ci": at[f"{m}_ci"] for m in METRICS})
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+# What the answer reports at the tested buffer nearest BDP/sqrt(n): whether the flows' losses
+# were synchronised there decides whether synchronisation lifted the pick above the rule.
+AT_RULE = ("loss_epochs", "sync_epoch_share", "sync_rate_mean")
+
+
+def at_rule(
+    table: pd.DataFrame, queue: str, tested: Sequence[int], describe: Mapping[str, Any]
+) -> dict[str, Any]:
+    """rule_buffer_pkts (the tested buffer nearest BDP/sqrt(n)) and rule_<m> there."""
+    if "flows" not in describe:
+        return {}
+    rule = describe["bdp_pkts"] / math.sqrt(describe["flows"])
+    near = min(tested, key=lambda b: (abs(math.log(b / rule)), b))
+    at = table[(table["queue"] == queue) & (table["buffer_pkts"] == near)].iloc[0]
+    return {"rule_buffer_pkts": near, **{f"rule_{m}": at[m] for m in AT_RULE}}
 
 
 def rules_frame(rules: Sequence[Mapping[str, Any]], describe: Mapping[str, Any]) -> pd.DataFrame:

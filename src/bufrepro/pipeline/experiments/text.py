@@ -8,6 +8,8 @@ from typing import Any
 
 import pandas as pd
 
+from bufrepro.pipeline.experiments.notes import notes as guard_notes
+
 # A recommended buffer whose queue drops more than this share of packets gets a note.
 LOSS_NOTE = 0.01
 
@@ -63,7 +65,7 @@ def queue_lines(
         "" if math.isnan(apart) else f" ({int(apart)} search step{'s' if apart != 1 else ''} apart)"
     )
     notes = []
-    if b == int(rec["step_below_pkts"]):
+    if b == int(rec["step_below_pkts"]) and b != int(rec["step_above_pkts"]):
         notes.append("the smallest buffer tested: the knee may lie lower (--buffer-min)")
     if rec["queue_loss_rate"] > LOSS_NOTE:
         notes.append(
@@ -83,6 +85,7 @@ def queue_lines(
         f"{_int(rec['set_b_pkts'])}{spread}; tested neighbours {int(rec['step_below_pkts'])} and "
         f"{int(rec['step_above_pkts'])} pkts",
         *(f"    note: {n}" for n in notes),
+        *(f"    note: {n}" for n in (guard_notes(rec, d) if "note_words" in d else [])),
         *(f"    {n}" for n in [d.get("queue_notes", {}).get(q, "")] if n),
     ]
 

@@ -1,7 +1,7 @@
 
 # bufrepro: link experiment (rendered; do not edit by hand)
 # experiment=highspeed_window queue=DropTail buffer=8 seed=1
-# Hops each way: 2.0 ms access, 16.0 ms bottleneck, 2.0 ms access (base RTT 40.0 ms).
+# Hops each way: 2.0 ms access, 12.0 ms bottleneck, 2.0 ms access (base RTT 40.0 ms).
 remove-all-packet-headers
 add-packet-header IP TCP Flags RTP
 set ns [new Simulator]
@@ -33,17 +33,19 @@ Queue/RED set bytes_ false
 set r1 [$ns node]
 set r2 [$ns node]
 set dst [$ns node]
-$ns simplex-link $r1 $r2 5000000 0.016 DropTail
+$ns simplex-link $r1 $r2 5000000 0.012 DropTail
 $ns queue-limit $r1 $r2 9
-$ns simplex-link $r2 $r1 5000000 0.016 DropTail
+$ns simplex-link $r2 $r1 5000000 0.012 DropTail
 $ns queue-limit $r2 $r1 100000
 $ns duplex-link $r2 $dst 50000000 0.002 DropTail
 $ns queue-limit $r2 $dst 100000
 $ns queue-limit $dst $r2 100000
-proc access {} {
+# A source's access hop; long-lived flow i's one-way delay is 0.0 + (i - 1) x 0.012 s
+# (base RTTs spread evenly by rtt_spread 0.3; mean: the base RTT), other sources 0.006 s.
+proc access {{delay 0.006}} {
     global ns r1
     set n [$ns node]
-    $ns duplex-link $n $r1 50000000 0.002 DropTail
+    $ns duplex-link $n $r1 50000000 $delay DropTail
     $ns queue-limit $n $r1 100000
     $ns queue-limit $r1 $n 100000
     return $n
@@ -66,7 +68,7 @@ set startvar [new RandomVariable/Uniform]
 $startvar set min_ 0.0
 $startvar set max_ 1.0
 for {set i 1} {$i <= 2} {incr i} {
-    set src [access]
+    set src [access [expr {0.0 + ($i - 1) * 0.012}]]
     set tcp($i) [new Agent/TCP/Sack1]
     $tcp($i) set fid_ $i
     $tcp($i) set windowOption_ 8

@@ -40,10 +40,12 @@ $ns queue-limit $r2 $r1 100000
 $ns duplex-link $r2 $dst 50000000 0.002 DropTail
 $ns queue-limit $r2 $dst 100000
 $ns queue-limit $dst $r2 100000
-proc access {} {
+# A source's access hop; long-lived flow i's one-way delay is 0.002 + (i - 1) x 0.0 s
+# (base RTTs spread evenly by rtt_spread 0.0; mean: the base RTT), other sources 0.002 s.
+proc access {{delay 0.002}} {
     global ns r1
     set n [$ns node]
-    $ns duplex-link $n $r1 50000000 0.002 DropTail
+    $ns duplex-link $n $r1 50000000 $delay DropTail
     $ns queue-limit $n $r1 100000
     $ns queue-limit $r1 $n 100000
     return $n
@@ -66,7 +68,7 @@ set startvar [new RandomVariable/Uniform]
 $startvar set min_ 0.0
 $startvar set max_ 1.0
 for {set i 1} {$i <= 1} {incr i} {
-    set src [access]
+    set src [access [expr {0.002 + ($i - 1) * 0.0}]]
     set tcp($i) [new Agent/TCP/Sack1]
     $tcp($i) set fid_ $i
     $ns attach-agent $src $tcp($i)
