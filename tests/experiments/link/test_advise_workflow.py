@@ -137,5 +137,6 @@ def test_the_documented_command_as_written(tmp_path: Path) -> None:
     assert dry.returncode == 0, dry.stderr[-2000:]
     assert "run_batch" in dry.stdout and "compare_published" not in dry.stdout
     assert (
-        "results/experiments/link-10mbit-40ms-3sack-loss1pct/batches/coarse-b0000.tsv" in dry.stdout
+        "results/experiments/link-10mbit-40ms-3sack-loss1pct-droptail-red/batches/coarse-b0000.tsv"
+        in dry.stdout
     )

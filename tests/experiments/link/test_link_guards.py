@@ -28,7 +28,7 @@ def test_a_huge_link_is_refused_before_any_run_naming_the_flag(
 
 def test_the_readme_link_is_well_inside_the_budget() -> None:
     cfg = config("readme", {"link": {"rate": "10Mbit", "rtt": "40ms", "loss": "1%"}})
-    cost = plan.kind_of(cfg, "readme").cost(plan.block(cfg, "readme"))
+    cost = plan.resolve(cfg, "readme").kind.cost(plan.resolve(cfg, "readme").block)
     # 80 runs of 24 s at 833 packets/s: 1.6e6 packets, 16 CPU s (measured: 16.4 at 33660bf)
     assert cost.runs == 80 and 1.5e6 < cost.packets < 1.7e6 and 10 < cost.cpu_s < 25
     assert cost.run_bytes < 100e6
@@ -43,7 +43,7 @@ def test_a_raised_budget_lets_a_costly_link_through() -> None:
 def test_the_auto_window_holds_ten_loss_cycles_of_a_large_bdp_flow() -> None:
     # 50 Mbit/s, 200 ms, 1 flow: BDP 833 packets, a cycle of 417 RTTs; 500 RTTs held < 2 cycles.
     cfg = config("big", {"link": {"rate": "50Mbit", "rtt": "200ms"}, "budget": {"cpu": "1e5s"}})
-    lk = scenario.read(plan.block(cfg, "big"), "big")
+    lk = scenario.read(plan.resolve(cfg, "big").block, "big")
     assert lk.duration_s - lk.warmup_s == pytest.approx(10 * 833.3 / 2 * 0.2, rel=0.01)
     # a small BDP keeps the old floor: max(10 s, 500 RTTs)
     assert guards.measure_for_epochs(0.04, 33.3, 3, 0.01) < 10
@@ -53,12 +53,12 @@ def test_the_auto_window_holds_ten_loss_cycles_of_a_large_bdp_flow() -> None:
 
 def test_the_rtt_spread_is_even_with_the_base_rtt_as_its_mean() -> None:
     cfg = config("spread", link(rtt="80ms", flows={"count": 5, "rtt_spread": 0.3}))
-    lk = scenario.read(plan.block(cfg, "spread"), "spread")
+    lk = scenario.read(plan.resolve(cfg, "spread").block, "spread")
     rtts = lk.flow_rtts_s()
     assert rtts[0] == pytest.approx(0.056) and rtts[-1] == pytest.approx(0.104)
     assert sum(rtts) / len(rtts) == pytest.approx(0.08)
     lab_cfg = config("lab", link(flows={"count": 5, "rtt_spread": 0}))
-    lab = scenario.read(plan.block(lab_cfg, "lab"), "lab")
+    lab = scenario.read(plan.resolve(lab_cfg, "lab").block, "lab")
     assert set(lab.flow_rtts_s()) == {lab.rtt_s} and lab.spread_bottleneck_s == lab.bottleneck_s
 
 
@@ -70,7 +70,7 @@ def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def _answer_notes(name: str, block: dict[str, object]) -> list[str]:
     cfg = config(name, block)
     _, recs = searched(cfg, name)
-    d = plan.kind_of(cfg, name).describe(plan.block(cfg, name))
+    d = plan.resolve(cfg, name).kind.describe(plan.resolve(cfg, name).setup)
     return notes.notes(recs.to_dict("records")[0], d)
 
 
@@ -100,7 +100,7 @@ def test_a_short_window_of_a_large_bdp_flow_says_it_holds_few_loss_epochs() -> N
 
 def test_synchronised_losses_are_named_as_driving_the_pick() -> None:
     cfg = config("sync", link(flows={"count": 4, "rtt_spread": 0}))
-    d = plan.kind_of(cfg, "sync").describe(plan.block(cfg, "sync"))
+    d = plan.resolve(cfg, "sync").kind.describe(plan.resolve(cfg, "sync").setup)
     rec = {
         "queue": "DropTail",
         "buffer_pkts": 12,
@@ -129,7 +129,8 @@ def test_an_aqm_target_below_one_packets_time_is_warned_and_droptail_joins_on_ns
     # 1 Mbit/s: a 1500 B packet takes 12 ms, above CoDel's 5 ms and below PIE's 15 ms
     block = link(rate="1Mbit", rtt="100ms", queues=["CoDel", "PIE"], backend="ns3")
     cfg = config("aqm", block)
-    kind, blk = plan.kind_of(cfg, "aqm"), plan.block(cfg, "aqm")
+    exp = plan.resolve(cfg, "aqm")
+    kind, blk = exp.kind, exp.setup
     assert kind.series(blk) == ["CoDel", "PIE", "DropTail"]
     d = kind.describe(blk)
     rec = {
@@ -152,7 +153,8 @@ def test_scaled_aqm_targets_cover_a_packets_time_and_reach_the_program() -> None
     # 1 Mbit/s: 12 ms a packet; scaled targets are 1.5 packets = 18 ms (CoDel), PIE's 15 -> 18
     block = link(rate="1Mbit", rtt="100ms", queues=["CoDel"], aqm={"targets": "scaled"})
     cfg = config("scaled", block)
-    kind, blk = plan.kind_of(cfg, "scaled"), plan.block(cfg, "scaled")
+    exp = plan.resolve(cfg, "scaled")
+    kind, blk = exp.kind, exp.setup
     point = run_points("scaled", kind, [("CoDel", 10)], [1])[0]
     args = kind.params("scaled", blk, point)
     assert args["codelTargetMs"] == pytest.approx(18.0) and args["pieTargetMs"] == pytest.approx(18)
@@ -170,4 +172,4 @@ def test_scaled_aqm_targets_cover_a_packets_time_and_reach_the_program() -> None
     assert "target 18 ms" in d["queue_notes"]["CoDel"]
     rfc = config("rfc", {**block, "aqm": {"targets": "rfc"}})
     rfc_point = run_points("rfc", kind, [("CoDel", 10)], [1])[0]
-    assert kind.params("rfc", plan.block(rfc, "rfc"), rfc_point)["codelTargetMs"] == 5.0
+    assert kind.params("rfc", plan.resolve(rfc, "rfc").setup, rfc_point)["codelTargetMs"] == 5.0

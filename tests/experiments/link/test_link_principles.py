@@ -74,7 +74,7 @@ def test_spread_rtts_bring_the_knee_to_bdp_over_sqrt_n() -> None:
         cfg = config(name, link(rate="10Mbit", flows={"count": 16, "rtt_spread": spread}))
         _, recs = searched(cfg, name)
         knees[spread] = int(recs.iloc[0]["buffer_pkts"])
-        rule = plan.kind_of(cfg, name).describe(plan.block(cfg, name))["bdp_pkts"] / 4
+        rule = plan.resolve(cfg, name).kind.describe(plan.resolve(cfg, name).setup)["bdp_pkts"] / 4
     low, high = SQRT_N_BAND
     assert low * rule <= knees[0.3] <= high * rule, (knees, rule)
     assert knees[0.0] > knees[0.3], knees  # equal RTTs synchronise: a larger knee
