@@ -226,6 +226,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bufrepro import advise
 
         return advise.main(argv)
+    if argv and argv[0] == "verify":  # bufrepro.pipeline.verify_cli: its own options
+        from bufrepro.pipeline import verify_cli
+
+        return verify_cli.main(argv[1:])
     args = _parser().parse_args(argv)
     if args.command == "bench":
         return _bench(args)
