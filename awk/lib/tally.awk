@@ -92,4 +92,5 @@ function tally_checks(    i, k, need, sent) {
     for (k in TALLY_M) if (k ~ /_sent_pkts$/ && k != "ack_sent_pkts") sent += TALLY_M[k]
     if (sent > 0 && TALLY_M["link_departed_pkts"] + 0 == 0)
         fail("data packets were sent in [t0, t1] but the measured link " link_from "-" link_to " carried none")
+    tstream_redundancy()
 }
