@@ -8,12 +8,15 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from fault_runs import KeptRun, kept_runs
+import yaml
+from fault_runs import KeptRun, config, kept_runs
 from test_faults_aggregate import copy_run
 
 from bufrepro.kit import checks, tables
@@ -166,3 +169,57 @@ def test_files_copied_from_another_run_are_refused(
         pytest.skip(f"{files}: the same bytes in both runs")
     with pytest.raises(checks.BadRunFiles, match=str(run_dir)):
         tables.read_run(run_dir, STUDY.required_metrics())
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bufrepro.cli", *args], capture_output=True, text=True, check=False
+    )
+
+
+def test_a_refused_aggregation_prints_no_traceback(dumbbell: KeptRun, tmp_path: Path) -> None:
+    run_dir = copy_run(dumbbell, tmp_path / "tree")
+    params = json.loads((run_dir / "params.json").read_text())
+    (run_dir / "params.json").write_text(json.dumps({**params, "buffer": 99}) + "\n")
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(yaml.safe_dump(config()))
+    manifest = tmp_path / "b0000.tsv"
+    manifest.write_text(f"run_dir\tstatus\tseconds\n{run_dir}\tran\t0.1\n")
+    proc = _cli(
+        "aggregate", "--config", str(cfg), "--study", "dumbbell", "--tables",
+        str(tmp_path / "t"), "--provenance", str(tmp_path / "p.json"), str(manifest),
+    )  # fmt: skip
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr[-800:]
+    assert str(run_dir) in proc.stderr and "params.json" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    "text", ["a: [1, 2\n", "- not\n- a mapping\n", "studies: [nosuchstudy]\n", "\t: x\n"]
+)
+def test_a_bad_config_names_its_file_without_a_traceback(text: str, tmp_path: Path) -> None:
+    cfg = tmp_path / "bad.yaml"
+    cfg.write_text(text)
+    proc = _cli("show", "--config", str(cfg))
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr, proc.stderr[-800:]
+    assert str(cfg) in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("script", ["exit 1", "kill -9 $$", "true"])
+def test_a_failed_ns_version_probe_fails_the_run(script: str, tmp_path: Path) -> None:
+    """Provenance is part of the run: an ns that cannot say its version (killed, failing,
+    silent) fails, naming the binary and the probe that reproduces it."""
+    from bufrepro.backends import ns2
+    from bufrepro.backends.base import RunFailed
+
+    fake = tmp_path / "ns"
+    fake.write_text(f"#!/bin/sh\ncat > /dev/null\n{script}\n")
+    fake.chmod(0o755)
+    with pytest.raises(RunFailed, match="ns-version probe") as err:
+        ns2._identity(str(fake))
+    assert str(fake) in str(err.value)
+
+
+def test_bench_refuses_a_work_folder_that_holds_runs(tmp_path: Path) -> None:
+    (tmp_path / "runs").mkdir()
+    proc = _cli("bench", "--work", str(tmp_path), "--runs", "1")
+    assert proc.returncode == 2 and "not empty" in proc.stderr and str(tmp_path) in proc.stderr
