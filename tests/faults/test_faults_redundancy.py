@@ -93,3 +93,37 @@ def test_every_edit_of_a_twinned_metric_is_loud(runs: dict[str, KeptRun], study:
         if proc.returncode == 0 or proc.stdout or metric not in err:
             quiet.append(f"{name}: exit {proc.returncode} {err[:200]}")
     assert not quiet, f"{len(quiet)} of {len(edits)} quiet:\n" + "\n".join(quiet)
+
+
+@pytest.fixture(scope="module")
+def ramya_text(tmp_path_factory: pytest.TempPathFactory, patched_ns: Path) -> KeptRun:
+    from fault_runs import kept_runs
+
+    return kept_runs(tmp_path_factory.mktemp("text"))["ramya"]
+
+
+@pytest.mark.parametrize("value", ["1000", "500", "99", "13"])
+def test_a_queue_sample_above_the_traces_queue_is_refused(ramya_text: KeptRun, value: str) -> None:
+    """queue.tr (ramya's queue monitor) against the trace's own queue: a resealed sample above
+    the largest queue the trace shows (buffer 10) is refused with the run's metrics."""
+    from bufrepro.kit import checks
+
+    run = ramya_text.spec
+    side = [run.run_dir / f for f in run.side_files]
+    queue = next(p for p in side if "queue" in p.name)
+    lines = queue.read_bytes().split(b"\n")[:-1]
+    i = len(lines) // 2
+    t = lines[i].split()[0]
+    lines = bm.reseal([*lines[:i], t + b" " + value.encode(), *lines[i + 1 :]])
+    edited = run.run_dir / "fault-queue.tr"
+    edited.write_bytes(b"".join(x + b"\n" for x in lines))
+    try:
+        out = parse(run, [edited if p == queue else p for p in side], run.side_parser)
+    finally:
+        edited.unlink()
+    assert out.returncode == 0, out.stderr.decode()[:400]  # the side files alone cannot tell
+    main = parse(run, [run.run_dir / run.stream])
+    text = (main.stdout + out.stdout).decode()
+    values = checks.parse_metrics(text, "metrics")
+    problems = checks.metric_problems(values, None)
+    assert any("qmon_queue_max_pkts" in p and "trace's own queue" in p for p in problems), problems
