@@ -223,3 +223,18 @@ def test_bench_refuses_a_work_folder_that_holds_runs(tmp_path: Path) -> None:
     (tmp_path / "runs").mkdir()
     proc = _cli("bench", "--work", str(tmp_path), "--runs", "1")
     assert proc.returncode == 2 and "not empty" in proc.stderr and str(tmp_path) in proc.stderr
+
+
+@pytest.mark.parametrize("text", ["a: [1, 2\n", "- a list\n", "a: 1\na: 2\n", "\tx: 1\n"])
+def test_a_bad_config_file_is_named_before_snakemake_parses_it(text: str, tmp_path: Path) -> None:
+    """scripts/reproduce.sh runs bufrepro.pipeline.config_check on its --configfile files."""
+    cfg = tmp_path / "bad.yaml"
+    cfg.write_text(text)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bufrepro.pipeline.config_check", str(cfg)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert str(cfg) in proc.stderr, proc.stderr
+    script = (Path(__file__).parents[2] / "scripts" / "reproduce.sh").read_text()
+    assert "bufrepro.pipeline.config_check" in script
