@@ -156,3 +156,18 @@ def test_a_build_not_at_hand_is_refused(tree: tuple[Path, dict[str, Any]], tmp_p
     (runs[0] / "run.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n")
     outcome = verify.verify_run(tree[1], runs[0], tmp_path / "s", "r")
     assert outcome.status == "refused" and "not at hand" in outcome.reason, outcome
+
+
+def test_the_published_rows_resting_on_a_run_are_named(tmp_path: Path) -> None:
+    tables = tmp_path / "dumbbell" / "tables"
+    tables.mkdir(parents=True)
+    (tables / "diff.csv").write_text(
+        "table,row,queue,plr,bottleneck_mbps,buffer,metric,in_pi,has_counterpart\n"
+        "Table 3,1,DropTail,0.010000,0.500000,10,tcp_delay_ms_mean,True,True\n"
+        "Table 3,2,DropTail,0.010000,0.500000,20,tcp_delay_ms_mean,True,True\n"
+        "Table 3,3,DropTail,0.010000,0.500000,10,tcp_drops_total,False,False\n"
+    )
+    params = {"study": "dumbbell", "queue": "DropTail", "plr": 0.01, "bottleneck_mbps": 0.5}
+    rows = verify.published_rows(tmp_path, {**params, "buffer": 10, "seed": 3})
+    assert rows == ["table Table 3, row 1, metric tcp_delay_ms_mean, in_pi True"]
+    assert verify.published_rows(tmp_path, {**params, "buffer": 50, "seed": 1}) == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import datetime
 import json
@@ -72,6 +73,30 @@ def cell_of(params: Mapping[str, Any]) -> str:
     """The table cell a run rests on: its study and swept values (every seed of them)."""
     values = ", ".join(f"{k}={v}" for k, v in sorted(params.items()) if k not in binding.NOT_SWEPT)
     return f"{params.get('study', '?')}: {values}"
+
+
+def published_rows(results: Path, params: Mapping[str, Any]) -> list[str]:
+    """The published rows compared with the run's cell (results/<study>/tables/diff.csv rows
+    whose swept values are the run's and that have a counterpart): "table, row, metric"."""
+    path = results / str(params.get("study", "")) / "tables" / "diff.csv"
+    if "simulator" in params or not path.is_file():
+        return []
+    swept = {k: v for k, v in params.items() if k not in binding.NOT_SWEPT}
+    with path.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    return [
+        ", ".join(f"{k} {r[k]}" for k in ("table", "section", "row", "metric", "in_pi") if r.get(k))
+        for r in rows
+        if r.get("has_counterpart") == "True"
+        and all(k in r and _same(r[k], v) for k, v in swept.items())
+    ]
+
+
+def _same(text: str, value: Any) -> bool:
+    try:
+        return abs(float(text) - float(value)) < 1e-9
+    except (TypeError, ValueError):
+        return text == str(value)
 
 
 def rebuild(run_dir: Path, meta: Mapping[str, Any], params: Mapping[str, Any]) -> RunSpec:
@@ -189,12 +214,29 @@ def verify(
         "differs": [dataclasses.asdict(o) for o in out if o.status == "differs"],
         "refused": [dataclasses.asdict(o) for o in out if o.status == "refused"],
         "cells_affected": sorted({o.cell for o in out if o.status != "same"}),
+        "published_rows_affected": sorted(
+            {row for d in chosen if _bad(out, d, results) for row in _rows_of(results, d)}
+        ),
         "cpu_s": round(sum(o.cpu_s for o in out), 3),
         "catch_probability": {
             str(k): round(catch_probability(len(runs), k, len(chosen)), 4) for k in (1, 3, 5, 10)
         },
     }
     return out, record
+
+
+def _bad(out: Sequence[Outcome], run_dir: Path, results: Path) -> bool:
+    name = str(run_dir.relative_to(results.parent))
+    return any(o.run == name and o.status != "same" for o in out)
+
+
+def _rows_of(results: Path, run_dir: Path) -> list[str]:
+    """The published rows resting on a run (none when its params.json cannot be read)."""
+    try:
+        params = json.loads((run_dir / "params.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [f"{params.get('study')}: {r}" for r in published_rows(results, params)]
 
 
 def write_record(results: Path, record: Mapping[str, Any]) -> Path:
@@ -227,4 +269,7 @@ def summary(record: Mapping[str, Any]) -> str:
         lines.append(f"{o['status'].upper()} {o['run']} [{o['cell']}]: {o['reason']}")
     if record["cells_affected"]:
         lines.append("table cells resting on those runs: " + "; ".join(record["cells_affected"]))
+    if record.get("published_rows_affected"):
+        rows = record["published_rows_affected"]
+        lines.append(f"published rows compared with those cells ({len(rows)}): " + "; ".join(rows))
     return "\n".join(lines)
