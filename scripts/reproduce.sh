@@ -11,6 +11,18 @@ bash scripts/setup.sh
 cores=${1:-$(nproc)}
 shift || true
 export PATH="$PWD/.venv/bin:$PATH"
+# The config files named after --configfile are checked before Snakemake parses them: a file
+# that is not YAML, or not a mapping, stops here naming itself (Snakemake's own error does not).
+files=(); infiles=0
+for a in "$@"; do
+  case "$a" in
+    --configfile|--configfiles) infiles=1 ;;
+    --configfile=*) files+=("${a#*=}"); infiles=0 ;;
+    -*) infiles=0 ;;
+    *) if [ "$infiles" -eq 1 ]; then files+=("$a"); fi ;;
+  esac
+done
+if [ "${#files[@]}" -gt 0 ]; then python -m bufrepro.pipeline.config_check "${files[@]}" || exit 2; fi
 # A lock left by a killed Snakemake is removed; one held by a running Snakemake stops us here.
 python scripts/snakelock.py --unlock . || exit 1
 mkdir -p results/logs

@@ -49,7 +49,8 @@
 #   integ_end()       in END: the stream is not empty and reaches the end. With INTEG_WANT_END
 #                     set (by a reader whose scenario writes "# end": the text traces of
 #                     dumbbell, ramya and vegas, with a fingerprint) the end line must be there
-#                     ("cut short" otherwise): exact, whatever the run's traffic. Otherwise
+#                     ("cut short" otherwise); the reader then checks that its last event
+#                     reaches t_end - max_age itself (acct_end, vegas). Otherwise
 #                     (hand-made inputs, hstcp's sampled stream), with t_last the largest time
 #                     read and INTEG_GAP the largest gap between two consecutive distinct times,
 #                     t_end - t_last <= INTEG_GAP ("within one event gap of the expected end": a

@@ -118,4 +118,5 @@ function mixed_checks(    k, m) {
     if (m["link_utilisation"] > 1) fail("link_utilisation " TALLY_M["link_utilisation"] " > 1")
     if (m["tcp_sent_pkts"] > 0 && m["link_departed_pkts"] == 0)
         fail("data packets were sent in [t0, t1] but the bottleneck " link_from "-" link_to " carried none")
+    tstream_redundancy()
 }

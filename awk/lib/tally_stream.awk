@@ -94,3 +94,52 @@ function tstream_checks(    i, k, need) {
     if (TALLY_V["last"] + 0 > t_end + TSTREAM_RES) fail("time " TALLY_V["last"] " after the scenario's end " t_end)
     return 1
 }
+
+# In END, after the checker's checks: where two metrics of the stream measure the same thing,
+# they agree (issue 42). For every prefix P (tcp, cbr, ack, ...) that has them:
+#   P_throughput_kbps = P_rx_bytes x 8 / (t1 - t0) / 1000 (the bytes received over the window;
+#     within the printing's rounding); P_goodput_kbps <= P_throughput_kbps;
+#   P_loss_rate = P_drops_total / P_sent_pkts (not where P_lost_pkts exists: vegas's own rate); P_drops_total = P_drops_link + P_drops_queue;
+#   a maximum >= the mean and the 95th percentile of the same quantity (NAME_max, NAME_mean,
+#   NAME_p95), link_queue_max_pkts >= link_queue_avg_pkts.
+# What it cannot see: an edit that keeps them in step (a rate and its bytes changed together), or
+# of a metric with no twin; re-simulation (bufrepro verify) can.
+function tstream_redundancy(    k, p, v, want, window, lost) {
+    window = t1 - t0
+    for (k in TALLY_M) {
+        if (TALLY_M[k] == "") continue
+        v = TALLY_M[k] + 0
+        if (k ~ /_rx_bytes$/ && window > 0) {
+            p = substr(k, 1, length(k) - 9)
+            if ((p "_throughput_kbps") in TALLY_M) {
+                want = v * 8 / window / 1000
+                if (tstream_far(TALLY_M[p "_throughput_kbps"] + 0, want, 1e-5))
+                    fail(p "_throughput_kbps " TALLY_M[p "_throughput_kbps"] " is not " p "_rx_bytes " TALLY_M[k] " over the window (" sprintf("%.6f", want) ")")
+            }
+        } else if (k ~ /_goodput_kbps$/) {
+            p = substr(k, 1, length(k) - 13)
+            if ((p "_throughput_kbps") in TALLY_M && v > TALLY_M[p "_throughput_kbps"] + 1e-6)
+                fail(k " " TALLY_M[k] " > " p "_throughput_kbps " TALLY_M[p "_throughput_kbps"])
+        } else if (k ~ /_loss_rate$/) {
+            p = substr(k, 1, length(k) - 10)
+            lost = p "_drops_total"  # (vegas's loss rate has its own definition: not checked)
+            if (!((p "_lost_pkts") in TALLY_M) && lost in TALLY_M && (p "_sent_pkts") in TALLY_M && TALLY_M[p "_sent_pkts"] + 0 > 0) {
+                want = TALLY_M[lost] / TALLY_M[p "_sent_pkts"]
+                if (tstream_far(v, want, 6e-7))
+                    fail(k " " TALLY_M[k] " is not " lost " / " p "_sent_pkts (" sprintf("%.6f", want) ")")
+            }
+        } else if (k ~ /_drops_total$/) {
+            p = substr(k, 1, length(k) - 12)
+            if ((p "_drops_link") in TALLY_M && (p "_drops_queue") in TALLY_M && v != TALLY_M[p "_drops_link"] + TALLY_M[p "_drops_queue"])
+                fail(k " " TALLY_M[k] " != " p "_drops_link + " p "_drops_queue")
+        } else if (k ~ /_max$/) {
+            p = substr(k, 1, length(k) - 4)
+            if ((p "_mean") in TALLY_M && TALLY_M[p "_mean"] != "" && TALLY_M[p "_mean"] > v + 1e-6) fail(k " " TALLY_M[k] " < " p "_mean " TALLY_M[p "_mean"])
+            if ((p "_p95") in TALLY_M && TALLY_M[p "_p95"] != "" && TALLY_M[p "_p95"] > v + 1e-6) fail(k " " TALLY_M[k] " < " p "_p95 " TALLY_M[p "_p95"])
+        }
+    }
+    if ("link_queue_max_pkts" in TALLY_M && "link_queue_avg_pkts" in TALLY_M && TALLY_M["link_queue_avg_pkts"] > TALLY_M["link_queue_max_pkts"] + 1e-6)
+        fail("link_queue_max_pkts " TALLY_M["link_queue_max_pkts"] " < link_queue_avg_pkts " TALLY_M["link_queue_avg_pkts"])
+}
+
+function tstream_far(x, y, tol) { return x - y > tol || y - x > tol }

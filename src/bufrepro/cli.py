@@ -10,6 +10,8 @@ from typing import Any
 
 import yaml
 
+from bufrepro.backends.base import RunFailed
+from bufrepro.kit.checks import BadRunFiles
 from bufrepro.pipeline import configuration
 
 # Each command imports its stage when it runs: run-batch, the most frequent job, then never pays
@@ -17,8 +19,19 @@ from bufrepro.pipeline import configuration
 
 
 def _config(path: str) -> dict[str, Any]:
-    with open(path, encoding="utf-8") as fh:
-        return configuration.validate(yaml.safe_load(fh))
+    """The validated config; a file that cannot be read, is not YAML or is invalid stops with
+    one sentence naming it (no traceback)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = yaml.safe_load(fh)
+    except OSError as err:
+        raise SystemExit(f"bufrepro: {path}: cannot read the config ({err.strerror})") from None
+    except yaml.YAMLError as err:
+        raise SystemExit(f"bufrepro: {path}: not YAML: {err}".replace("\n", " ")) from None
+    try:
+        return configuration.validate(data)
+    except (ValueError, TypeError) as err:
+        raise SystemExit(f"bufrepro: {path}: {err}") from None
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -201,6 +214,15 @@ def _bench(args: argparse.Namespace) -> int:
     from bufrepro.kit.paths import REPO_ROOT
     from bufrepro.pipeline import bench
 
+    if args.work and Path(args.work).is_dir() and any(Path(args.work).iterdir()):
+        # Its runs would be found current and timed as free: refuse rather than mislead.
+        print(
+            f"bufrepro bench: --work {args.work} is not empty: the runs it would time may "
+            "already exist there (they would be found current, not run); give an empty or "
+            "new folder",
+            file=sys.stderr,
+        )
+        return 2
     cfg = configuration.load(profile=args.profile)
     names = [n for n in args.studies.split(",") if n] or cfg["studies"]
     with tempfile.TemporaryDirectory(prefix="bufrepro-bench-") as tmp:
@@ -252,12 +274,26 @@ def _queues(cfg: dict[str, Any], args: argparse.Namespace) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Dispatch a subcommand; a refusal (a bad run's files, failed runs) is one clear message
+    on stderr and exit 1, never a traceback."""
+    try:
+        return _main(argv)
+    except (BadRunFiles, RunFailed) as err:
+        print(f"bufrepro: {err}", file=sys.stderr)
+        return 1
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     """Dispatch a job's subcommand; see --help (the user's `advise` verb: bufrepro.advise)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "advise":
         from bufrepro import advise
 
         return advise.advise(argv[1:])
+    if argv and argv[0] == "verify":  # bufrepro.pipeline.verify_cli: its own options
+        from bufrepro.pipeline import verify_cli
+
+        return verify_cli.main(argv[1:])
     args = _parser().parse_args(argv)
     if args.command == "bench":
         return _bench(args)

@@ -2,6 +2,8 @@
 
 Classes (each a dict name -> function of the stream's lines, header first, end line last):
 - CUT: cut at a line boundary and given an end line back (the original one, a bare "# end").
+- cuts_resealed: every line from some time on gone and the end line recomputed (a forger, or a
+  scenario stopped early): the parser's check that the stream reaches t_end must catch it.
 - EDIT: one line edited, the end line as ns wrote it (the checksum must catch it).
 - RESEALED: one line edited and the end line recomputed, as a forger or a buggy tool would:
   the field types and each packet's story must catch it (text traces and side files).
@@ -48,6 +50,39 @@ CUT: dict[str, Mutation] = {
     for i, at in enumerate([0.05 * j for j in range(1, 20)] + [0.97, 0.99])
     for end in (("original", "bare", "count")[i % 3],)
 }
+
+
+def _time(line: bytes) -> float | None:
+    """A line's time: wired, hstcp and side lines $2 (ramya's queue and ping logs $1), wireless
+    "-t" lines $3; None for a line without one."""
+    f = line.split()
+    if len(f) > 2 and f[1] == b"-t":
+        return float(f[2])
+    for x in f[1:2] if f and not f[0][:1].isdigit() else f[:1]:
+        try:
+            return float(x)
+        except ValueError:
+            return None
+    return None
+
+
+def cut_before(t: float) -> Mutation:
+    """Every line at or after time t gone, the rest resealed: a stream stopped early."""
+
+    def m(ls: Lines) -> Lines:
+        body = ls[:-1] if ls[-1].startswith(b"# end") else ls
+        keep = [x for x in body[1:] if (tm := _time(x)) is not None and tm < t]
+        return reseal([body[0], *keep])
+
+    return m
+
+
+def cuts_resealed(t_end: float, horizon: float) -> dict[str, Mutation]:
+    """22 streams stopped early and resealed, at times spread over [5 %, 95 %] of the part of
+    the run that must be covered, [0, t_end - horizon] (horizon: the path's longest transit, or
+    for a file checked by its own event gaps, 1 s of a tiny run)."""
+    last = t_end - horizon
+    return {f"cut_at_{i:02d}_resealed": cut_before(last * (0.05 + 0.9 * i / 21)) for i in range(22)}
 
 
 # --- EDIT / RESEALED: one line --------------------------------------------------------------------

@@ -130,6 +130,9 @@ class KeptRun:
     other: RunSpec  # a second scenario of the same study
     other_seed: RunSpec  # the same scenario, another seed
     other_buffer: RunSpec  # the same scenario (capacity, delays), another buffer
+    # The four runs' points (original, other, other seed, other buffer): their canonical
+    # folders (RunPoint.run_dir), where aggregation expects them.
+    points: tuple[RunPoint, ...] = ()
 
     @property
     def stream(self) -> Path:
@@ -180,14 +183,13 @@ def kept_run(cfg: dict[str, Any], study: str, where: Path) -> KeptRun:
     the original, another scenario, the original with another seed and with another buffer."""
     specs = []
     first, other = points(cfg, study)
-    for label, p in zip(
-        ("a", "b", "seed", "buffer"), (first, other, *variants(first, study)), strict=True
-    ):
+    four = (first, other, *variants(first, study))
+    for label, p in zip(("a", "b", "seed", "buffer"), four, strict=True):
         spec = dataclasses.replace(plan.spec(cfg, p), run_dir=where / study / label)
         backend = backends.get(registry.get(study).backend, cfg)
         assert execute(backend, spec, keep_traces=True) == "ran"
         specs.append(spec)
-    return KeptRun(*specs)
+    return KeptRun(*specs, points=four)
 
 
 STUDIES = ("dumbbell", "hstcp", "ramya", "vegas")

@@ -143,12 +143,15 @@ def dumbbell(tmp_path_factory: pytest.TempPathFactory, patched_ns: Path) -> Kept
     return kept_runs(tmp_path_factory.mktemp("originals"))["dumbbell"]
 
 
-def copy_run(run: KeptRun, where: Path) -> Path:
-    """The run's folder without its stream: params.json, run.json, metrics.tsv."""
-    where.mkdir(parents=True)
-    for name in ("params.json", "run.json", "metrics.tsv"):
-        shutil.copy(run.spec.run_dir / name, where / name)
-    return where
+def copy_run(run: KeptRun, where: Path, which: int = 0) -> Path:
+    """One of the kept runs' folders (0: the original, 2: its other seed) without its stream,
+    in its canonical folder under `where`: params.json, sim.tcl, run.json, metrics.tsv."""
+    spec = (run.spec, run.other, run.other_seed, run.other_buffer)[which]
+    dest = where / run.points[which].run_dir
+    dest.mkdir(parents=True)
+    for name in ("params.json", "sim.tcl", "run.json", "metrics.tsv"):
+        shutil.copy(spec.run_dir / name, dest / name)
+    return dest
 
 
 def fails_naming_the_run(run_dir: Path, tmp_path: Path) -> None:

@@ -100,6 +100,17 @@ def _unread(a: bm.Lines, b: bm.Lines) -> bool:
     )
 
 
+def _horizon(spec: RunSpec, fmt: str) -> tuple[float, float]:
+    """The run's end and how far before it a stream may legitimately end: the path's longest
+    transit (max_age) where the parser has it, else 1 s (hstcp: its samples; side files: their
+    own event gaps, a fraction of a second on these tiny runs)."""
+    args = spec.parser_args
+    t_end = float(args.get("t_end", args.get("t1", 0)))
+    if fmt.startswith("side:") or "max_age" not in args:
+        return t_end, 1.0
+    return t_end, float(args["max_age"])
+
+
 FORMATS = (
     *(f"text:{s}" for s in TEXT),
     *(f"tally:{s}" for s in TALLY),
@@ -120,6 +131,9 @@ def classes(fmt: str, runs: dict[str, KeptRun]) -> dict[str, dict[str, bm.Mutati
         "edited": bm.generic_edits(),
         "spliced": bm.splices(donors),
     }
+    if fmt.startswith("text:") or fmt in ("side:ping", "side:queue"):
+        # rtt.tr traces rtt_ on change only: a quiet end is legitimate, its end is not checked
+        out["cut_resealed"] = bm.cuts_resealed(*_horizon(run.spec, fmt))
     if fmt in ("text:dumbbell", "text:ramya"):
         out["resealed_edit"] = {k: bm.resealed(m) for k, m in bm.wired_edits().items()}
         out["deleted_resealed"] = bm.deletions()
@@ -142,7 +156,7 @@ def test_the_original_passes(runs: dict[str, KeptRun], fmt: str) -> None:
     assert proc.returncode == 0, proc.stderr.decode()[:600]
 
 
-CLASSES = ("cut_reended", "edited", "spliced", "resealed_edit", "deleted_resealed")
+CLASSES = ("cut_reended", "cut_resealed", "edited", "spliced", "resealed_edit", "deleted_resealed")
 
 
 @pytest.mark.parametrize("cls", CLASSES)

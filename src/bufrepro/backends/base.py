@@ -17,7 +17,7 @@ from typing import Any, BinaryIO, Protocol
 
 from bufrepro.backends import fingerprint, reuse, servers
 from bufrepro.backends.proc import _release, _run, _wait
-from bufrepro.kit import checks
+from bufrepro.kit import binding, checks
 
 # What the fingerprint becomes in a reuse key: a twin's scenario differs in the run's name alone.
 NAME_MASK = "<run name>"
@@ -173,6 +173,8 @@ def is_current(spec: RunSpec, key: str) -> bool:
     except json.JSONDecodeError:
         return False
     if not isinstance(record, dict) or record.get("key") != key:
+        return False
+    if not binding.inputs_current(spec.run_dir, record):
         return False
     return bool(record.get("metrics_sha256") == checks.metrics_digest(metrics.read_bytes()))
 
@@ -330,8 +332,10 @@ def _record(
 
 
 def _write_record(spec: RunSpec, meta: Mapping[str, Any], metrics: str) -> None:
-    """run.json, then metrics.tsv (last: its presence means the run is finished)."""
-    record = json.dumps(dict(meta), indent=1, sort_keys=True) + "\n"
+    """run.json, with the digests of params.json and the scenario, then metrics.tsv (last: its
+    presence means the run is finished)."""
+    bound = {**meta, **binding.input_digests(spec.run_dir)}
+    record = json.dumps(bound, indent=1, sort_keys=True) + "\n"
     _write_if_changed(spec.run_dir / "run.json", record)
     _write_if_changed(spec.run_dir / "metrics.tsv", metrics)
 

@@ -116,7 +116,20 @@ def metric_problems(
     for unit, total in shared.items():
         if capacity is not None and total > capacity / unit + 2 * ROUNDING:
             problems.append(f"rates sharing the link sum to {total:g}, above {capacity / unit:g}")
-    return problems
+    return problems + _queue_twins(values)
+
+
+def _queue_twins(values: Mapping[str, float | None]) -> list[str]:
+    """ramya's queue samples (queue.tr: qmon_*) against the trace's own queue (link_*): a
+    sample never exceeds the largest queue the trace shows in the window."""
+    most = values.get("link_queue_max_pkts")
+    if most is None:
+        return []
+    return [
+        f"{name} {values[name]} above link_queue_max_pkts {most} (the trace's own queue)"
+        for name in ("qmon_queue_max_pkts", "qmon_queue_avg_pkts")
+        if (values.get(name) or 0.0) > most + ROUNDING
+    ]
 
 
 def _bounds(name: str, value: float) -> list[str]:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from bufrepro.kit import checks, stats
+from bufrepro.kit import binding, checks, stats
 
 # Per-run provenance columns: in provenance.json, not in runs.csv (they vary between machines).
 PROVENANCE = ("wall_s", "ns_version", "ns_build")
@@ -55,6 +55,23 @@ def read_run(run_dir: Path, required: Sequence[str] = ()) -> dict[str, Any]:
     fails raises checks.BadRunFiles naming it and every problem.
     """
     meta = read_record(run_dir)
+    text = _bound_text(run_dir, meta)
+    values = checks.parse_metrics(text, str(run_dir / "metrics.tsv"))
+    capacity = checks.capacity_bps(meta["parser_args"])
+    problems = checks.metric_problems(values, capacity, required)
+    if problems:
+        raise checks.BadRunFiles(f"run {run_dir}: metrics.tsv: {'; '.join(problems)}")
+    params = binding.read_params(run_dir, meta)
+    row: dict[str, Any] = {k: v for k, v in params.items() if k not in ("params", "template")}
+    row.update({k: v for k, v in values.items() if v is not None})
+    row["ns_version"] = meta.get("simulator_version", "")
+    row["ns_build"] = meta.get("simulator_package", "")
+    row["wall_s"] = meta["wall_s"]
+    return row
+
+
+def _bound_text(run_dir: Path, meta: dict[str, Any]) -> str:
+    """The run's metrics.tsv, the one its run.json recorded (metrics_sha256)."""
     text = _text(run_dir / "metrics.tsv")
     if checks.metrics_digest(text.encode("utf-8")) != meta["metrics_sha256"]:
         raise checks.BadRunFiles(
@@ -63,18 +80,20 @@ def read_run(run_dir: Path, required: Sequence[str] = ()) -> dict[str, Any]:
             "workflow again (it reruns a run whose metrics do not match its record), or by hand: "
             f"{meta['command']}"
         )
-    values = checks.parse_metrics(text, str(run_dir / "metrics.tsv"))
-    capacity = checks.capacity_bps(meta["parser_args"])
-    problems = checks.metric_problems(values, capacity, required)
-    if problems:
-        raise checks.BadRunFiles(f"run {run_dir}: metrics.tsv: {'; '.join(problems)}")
-    params = json.loads((run_dir / "params.json").read_text(encoding="utf-8"))
-    row: dict[str, Any] = {k: v for k, v in params.items() if k not in ("params", "template")}
-    row.update({k: v for k, v in values.items() if v is not None})
-    row["ns_version"] = meta.get("simulator_version", "")
-    row["ns_build"] = meta.get("simulator_package", "")
-    row["wall_s"] = meta["wall_s"]
-    return row
+    return text
+
+
+def read_params(run_dir: Path, swept: bool = True) -> dict[str, Any]:
+    """A run's params.json, bound to its run.json and its folder (binding.read_params)."""
+    return binding.read_params(run_dir, read_record(run_dir), swept)
+
+
+def read_bound_metrics(run_dir: Path, swept: bool = True) -> dict[str, float]:
+    """A run's metrics.tsv (read_metrics), only if it and params.json are the run's own."""
+    meta = read_record(run_dir)
+    _bound_text(run_dir, meta)
+    binding.read_params(run_dir, meta, swept)
+    return read_metrics(run_dir / "metrics.tsv")
 
 
 def collect(

@@ -197,4 +197,22 @@ def provenance(
             ", ".join(configfiles) or "not recorded",
         ),
         ("ns builds", "; ".join(ns_builds(results, cfg["studies"]))),
+        ("verified (bufrepro verify)", verified(results)),
     ]
+
+
+def verified(results: Path) -> str:
+    """Whether and when the tree's runs were re-simulated and compared (results/verify.json)."""
+    from bufrepro.pipeline import verify
+
+    record = verify.read_record(results)
+    if record is None:
+        return "not verified: no run was re-simulated (run `bufrepro verify`)"
+    try:
+        return (
+            f"{record['verified_at']}: {record['runs_checked']} of {record['runs_total']} runs "
+            f"re-simulated ({record['mode']}); {record['same']} identical, "
+            f"{len(record['differs'])} differ, {len(record['refused'])} refused"
+        )
+    except (KeyError, TypeError):
+        return f"not verified: {results / verify.RECORD} is not a verification record"

@@ -14,7 +14,7 @@ from typing import Any
 
 from bufrepro.backends import tally
 from bufrepro.backends.awk import AWK
-from bufrepro.backends.base import RunSpec
+from bufrepro.backends.base import RunFailed, RunSpec
 from bufrepro.kit.paths import REPO_ROOT
 from bufrepro.kit.templates import environment
 
@@ -38,9 +38,16 @@ def _identity(binary: str) -> tuple[tuple[str, str], ...]:
             f"ns binary {binary!r} not found (Debian's ns: apt-get install ns2; the patched "
             "ns-patched: bash ns2/build.sh)"
         )
-    version = subprocess.run(
+    probe = subprocess.run(
         [path], input="puts [ns-version]\nexit 0\n", capture_output=True, text=True, check=False
-    ).stdout.strip()
+    )
+    version = probe.stdout.strip()
+    if probe.returncode != 0 or not version:
+        # Provenance is part of the run: a run whose simulator cannot say its version fails.
+        raise RunFailed(
+            f"the ns-version probe of {path} failed (exit {probe.returncode}, "
+            f"output {version[:80]!r}): reproduce with: echo 'puts [ns-version]' | {path}"
+        )
     version_file = Path(path + ".version")
     if version_file.is_file():
         lines = version_file.read_text(encoding="utf-8").splitlines()

@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -104,11 +103,11 @@ def runs_table(run_dirs: Sequence[Path]) -> pd.DataFrame:
     """One row per band run: the reading, the seed, the buffer in packets and the metrics."""
     rows = []
     for d in run_dirs:
-        record = json.loads((d / "params.json").read_text(encoding="utf-8"))
+        record = tables.read_params(d)
         row: dict[str, Any] = {k: record[k] for k in KEYS}
         row["seed"] = record["seed"]
         row["buffer_pkts"] = record["params"]["buffer_pkts"]
-        metrics = tables.read_metrics(d / "metrics.tsv")
+        metrics = tables.read_bound_metrics(d)
         row.update({m: metrics.get(m) for m in METRICS})
         rows.append(row)
     return pd.DataFrame(rows).sort_values([*KEYS, "seed"], kind="mergesort")

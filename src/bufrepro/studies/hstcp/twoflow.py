@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -123,10 +122,10 @@ def runs_table(run_dirs: Sequence[Path]) -> pd.DataFrame:
     """One row per two-flow run: case, seed, buffer fraction and its metrics."""
     rows = []
     for d in run_dirs:
-        record = json.loads((d / "params.json").read_text(encoding="utf-8"))
+        record = tables.read_params(d, swept=False)
         row: dict[str, Any] = {"case": record["case"], "seed": record["seed"]}
         row["buffer_frac"] = record["buffer_frac"]
-        row.update(tables.read_metrics(d / "metrics.tsv"))
+        row.update(tables.read_bound_metrics(d, swept=False))
         rows.append(row)
     return pd.DataFrame(rows).sort_values(["case", "seed"], kind="mergesort")
 
