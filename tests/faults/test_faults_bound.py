@@ -208,8 +208,8 @@ def test_a_bad_config_names_its_file_without_a_traceback(text: str, tmp_path: Pa
 def test_a_failed_ns_version_probe_fails_the_run(script: str, tmp_path: Path) -> None:
     """Provenance is part of the run: an ns that cannot say its version (killed, failing,
     silent) fails, naming the binary and the probe that reproduces it."""
-    from bufrepro.backends import ns2
     from bufrepro.backends.base import RunFailed
+    from bufrepro.backends.simulators import ns2
 
     fake = tmp_path / "ns"
     fake.write_text(f"#!/bin/sh\ncat > /dev/null\n{script}\n")

@@ -152,7 +152,7 @@ def test_a_template_variable_edited_is_caught(
 def test_a_build_not_at_hand_is_refused(tree: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
     _results, runs = _copy(tree, tmp_path)
     meta = json.loads((runs[0] / "run.json").read_text())
-    meta["ns_sha256"] = "0" * 64
+    meta["simulator_sha256"] = "0" * 64
     (runs[0] / "run.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n")
     outcome = verify.verify_run(tree[1], runs[0], tmp_path / "s", "r")
     assert outcome.status == "refused" and "not at hand" in outcome.reason, outcome
