@@ -8,7 +8,6 @@ from typing import Any
 
 from bufrepro.backends import ns3 as backend
 from bufrepro.backends.fingerprint import run_digest
-from bufrepro.backends.ns3 import QUEUE_ARGS
 from bufrepro.experiments.link.scenario import CBR_PACKET_BYTES, OTHER_QUEUE_PKTS, Link
 from bufrepro.kit import prose
 from bufrepro.kit.grid import RunPoint
@@ -32,11 +31,30 @@ def _value(name: str) -> Any:
     return assumptions()[name]["value"]
 
 
+def queue_attributes(link: Link, red: tuple[float, float, float, float]) -> dict[str, Any]:
+    """The attributes the experiment gives its queue discs (each queue takes its own): RED's
+    thresholds, weight and max_p (as LInterm, its inverse), and the AQMs' settings of ns3.yaml."""
+    min_th, max_th, q_weight, max_p = red
+    ms = "{:g}ms".format
+    return {
+        "MinTh": round(min_th, 6),
+        "MaxTh": round(max_th, 6),
+        "QW": q_weight,
+        "LInterm": 1.0 / max_p,
+        "Gentle": True,
+        "MeanPktSize": int(link.packet_bytes),
+        "Target": ms(_value("codel_target_ms")),
+        "Interval": ms(_value("codel_interval_ms")),
+        "QueueDelayReference": ms(_value("pie_target_ms")),
+        "Flows": _value("fq_flows"),
+        "Quantum": _value("fq_quantum_bytes"),
+    }
+
+
 def arguments(
     name: str, link: Link, point: RunPoint, red: tuple[float, float, float, float]
 ) -> dict[str, Any]:
     """The program's arguments for one run (only validated numbers and enum words)."""
-    min_th, max_th, q_weight, max_p = red
     end = round(link.duration_s, 6)
     return {
         "experiment": name,
@@ -44,7 +62,7 @@ def arguments(
         "end": end,
         "duration": end,
         "seed": point.seed,
-        "queue": QUEUE_ARGS[str(point.get("queue"))],
+        **backend.queue_arguments(str(point.get("queue")), queue_attributes(link, red)),
         "waiting": int(point.get("buffer")),
         "loss": link.loss,
         "rateMbps": round(link.bps / 1e6, 9),
@@ -53,7 +71,7 @@ def arguments(
         "accessMs": round(link.access_s * 1000, 6),
         "otherWaiting": OTHER_QUEUE_PKTS,
         "flows": link.flows,
-        "tcp": link.cc.agent,
+        **backend.tcp_arguments(link.cc.agent, _value("tcp_recovery")),
         "sack": link.cc.settings.get("sack", "true"),
         "timestamps": _value("timestamps"),
         "mss": link.mss,
@@ -66,17 +84,6 @@ def arguments(
         "startJitter": link.start_jitter_s,
         "cbrBytes": CBR_PACKET_BYTES,
         "cbrInterval": round(link.cbr_interval_s, 9),
-        "redMinTh": round(min_th, 6),
-        "redMaxTh": round(max_th, 6),
-        "redQw": q_weight,
-        "redMaxP": max_p,
-        "redGentle": True,
-        "redMeanPkt": link.packet_bytes,
-        "codelTargetMs": _value("codel_target_ms"),
-        "codelIntervalMs": _value("codel_interval_ms"),
-        "pieTargetMs": _value("pie_target_ms"),
-        "fqFlows": _value("fq_flows"),
-        "fqQuantum": _value("fq_quantum_bytes"),
     }
 
 
