@@ -29,6 +29,7 @@
 #include "tally.h"
 #include "tcp.h"
 #include "trace.h"
+#include "traffic.h"
 #include "wired.h"
 
 #include "ns3/applications-module.h"
@@ -62,9 +63,8 @@ const int ROUTER_A = 4, ROUTER_B = 5, TCP_SINK = 6, CBR_SINK = 7;
 // Every parameter (the command line's; bufrepro.studies.dumbbell.ns3 passes them).
 struct Params
 {
-    uint32_t seed = 1;
-    std::string queue = FIFO_DISC, queueAttr;
-    uint32_t waiting = 5;
+    RunHeader header;
+    Bottleneck bottleneck;
     double plr = 0.01;
     double bottleneckMbps = 0.5, bottleneckDelayMs = 10;
     double accessMbps = 1000, accessDelayMs = 2;
@@ -76,13 +76,10 @@ struct Params
     double cbrInterval = 0.4, cbrStart = 0.1;
     double duration = 100;
     std::string errorAt = "head";
-    std::string trace = "out.tr";
     // What the stream holds (bufrepro's trace_level): full, the ns-2 wired trace of every event
     // (wired.awk reads it), or tally, the metrics counted here (tally.awk reads them).
     std::string traceLevel = "full";
     TallyParams tally;
-    // The run's header "bufrepro STUDY run=RUN seed=SEED end=END" (backends/fingerprint.py).
-    std::string study = "dumbbell", run = "none", end = "100";
 };
 
 // One link a <-> b: its two devices (a's, b's).
@@ -105,11 +102,7 @@ struct Net
 void
 AddScenarioValues(CommandLine& cmd, Params& p)
 {
-    cmd.AddValue("seed", "run number of ns-3's RNG (seed 1, run N)", p.seed);
-    cmd.AddValue("queue", "bottleneck queue: an ns-3 QueueDisc type", p.queue);
-    cmd.AddValue("queueAttr", "its attributes: Name=Value,Name=Value,...", p.queueAttr);
-    cmd.AddValue("waiting", "packets the bottleneck holds waiting (the one sent not counted)",
-                 p.waiting);
+    p.bottleneck.AddValues(cmd);
     cmd.AddValue("plr", "packet loss rate of the bottleneck's error model", p.plr);
     cmd.AddValue("bottleneckMbps", "bottleneck rate (Mb/s)", p.bottleneckMbps);
     cmd.AddValue("bottleneckDelayMs", "bottleneck delay (ms)", p.bottleneckDelayMs);
@@ -136,25 +129,18 @@ AddScenarioValues(CommandLine& cmd, Params& p)
 void
 AddStreamValues(CommandLine& cmd, Params& p)
 {
-    cmd.AddValue("trace", "stream file (none: no stream, the benchmark's floor)", p.trace);
+    p.header.AddValues(cmd, "study");
     cmd.AddValue("traceLevel", "the stream: full (the wired trace) or tally (its metrics)",
                  p.traceLevel);
     p.tally.AddValues(cmd);
-    cmd.AddValue("study", "the header's study", p.study);
-    cmd.AddValue("run", "the header's run digest", p.run);
-    cmd.AddValue("end", "the header's end, as the run record writes it", p.end);
 }
 
 // Refuse what the program cannot run (2); at trace_level tally, start the tally.
 int
 Check(Params& p)
 {
-    // The end line binds the lines written, not the time they reach: a run that stops before
-    // the header's end would end a stream cut short with a valid end line.
-    if (std::strtod(p.end.c_str(), nullptr) != p.duration)
+    if (!p.header.EndsAt(p.duration, "dumbbell"))
     {
-        std::fprintf(stderr, "dumbbell: --end %s (the header's) is not --duration %g\n",
-                     p.end.c_str(), p.duration);
         return 2;
     }
     if (p.traceLevel != "full" && p.traceLevel != "tally")
@@ -163,7 +149,7 @@ Check(Params& p)
                      p.traceLevel.c_str());
         return 2;
     }
-    if (p.traceLevel != "tally" || p.trace == "none")
+    if (p.traceLevel != "tally" || p.header.trace == "none")
     {
         return 0;
     }
@@ -213,15 +199,7 @@ void
 MakeLink(Net& net, int a, int b, double mbps, double ms, uint32_t waitAB, uint32_t waitBA,
          const Disc& discAB)
 {
-    PointToPointHelper p2p;
-    p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate(mbps * 1e6)));
-    p2p.SetChannelAttribute("Delay", TimeValue(MilliSeconds(ms)));
-    p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue("1p"));
-    NetDeviceContainer dev = p2p.Install(net.nodes.Get(a), net.nodes.Get(b));
-    // Each device gets the scenario's own root disc before Ipv4AddressHelper::Assign, which
-    // installs the default FqCoDel only on a device without one (checked by CheckDiscs).
-    InstallDisc(dev.Get(1), Disc{}, waitBA, mbps, ms);
-    InstallDisc(dev.Get(0), discAB, waitAB, mbps, ms);
+    NetDeviceContainer dev = InstallLink(net.nodes, a, b, mbps, ms, discAB, waitAB, waitBA);
     std::string base = "10.0." + std::to_string(net.links.size() + 1) + ".0";
     net.addr.SetBase(base.c_str(), "255.255.255.0");
     Ipv4InterfaceContainer ifs = net.addr.Assign(dev);
@@ -240,15 +218,15 @@ MakeLinks(const Params& p, Net& net)
         MakeLink(net, s, ROUTER_A, p.accessMbps, p.accessDelayMs, p.accessWaiting,
                  p.accessWaiting, Disc{});
     }
-    MakeLink(net, ROUTER_A, ROUTER_B, p.bottleneckMbps, p.bottleneckDelayMs, p.waiting,
-             p.reverseWaiting, DiscOf(p.queue, p.queueAttr));
+    MakeLink(net, ROUTER_A, ROUTER_B, p.bottleneckMbps, p.bottleneckDelayMs, p.bottleneck.waiting,
+             p.reverseWaiting, p.bottleneck.GetDisc());
     for (int d : {TCP_SINK, CBR_SINK})
     {
         MakeLink(net, ROUTER_B, d, p.accessMbps, p.accessDelayMs, p.accessWaiting,
                  p.accessWaiting, Disc{});
     }
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
-    NS_LOG_INFO("dumbbell: " << net.links.size() << " links, bottleneck " << p.queue);
+    NS_LOG_INFO("dumbbell: " << net.links.size() << " links, bottleneck " << p.bottleneck.queue);
 }
 
 // Every direction's root disc is the scenario's: the bottleneck's --queue, a FIFO elsewhere.
@@ -258,7 +236,7 @@ CheckDiscs(const Params& p, const Net& net)
     for (const Link& l : net.links)
     {
         bool bottleneck = l.a == ROUTER_A && l.b == ROUTER_B;
-        if (!RootDiscIs(l.dev.Get(0), bottleneck ? p.queue : FIFO_DISC, l.a, l.b) ||
+        if (!RootDiscIs(l.dev.Get(0), bottleneck ? p.bottleneck.queue : FIFO_DISC, l.a, l.b) ||
             !RootDiscIs(l.dev.Get(1), FIFO_DISC, l.b, l.a))
         {
             return false;
@@ -272,10 +250,7 @@ CheckDiscs(const Params& p, const Net& net)
 void
 AddErrorModel(const Params& p, const Net& net)
 {
-    Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
-    em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
-    em->SetRate(p.plr);
-    em->SetRandomVariable(CreateObject<UniformRandomVariable>());
+    Ptr<RateErrorModel> em = PacketLoss(p.plr);
     if (p.errorAt == "tail")
     {
         net.links[net.accessSrc.size()].dev.Get(1)->SetAttribute("ReceiveErrorModel",
@@ -293,9 +268,7 @@ void
 WriteHeader(const Params& p)
 {
     char head[2048];
-    std::snprintf(head, sizeof(head), "# bufrepro %s run=%s seed=%u end=%s", p.study.c_str(),
-                  p.run.c_str(), p.seed, p.end.c_str());
-    Put(g_out, head);
+    Put(g_out, p.header.Line().c_str());
     const TcpSetup& t = p.tcp;
     std::snprintf(head, sizeof(head),
                   "#@ %s ns3=%s seed=%u queue=%s queueAttr=%s waiting=%u plr=%g "
@@ -304,8 +277,8 @@ WriteHeader(const Params& p)
                   "timestamps=%d mss=%u iw=%u delAck=%u rwndPkts=%u initialRto=%g minRto=%g "
                   "tick=%g startS=%g startJitter=%g cbrBytes=%u cbrInterval=%g cbrStart=%g "
                   "duration=%g errorAt=%s traceLevel=%s",
-                  PROGRAM_VERSION, NS3_LIB_VERSION, p.seed, p.queue.c_str(),
-                  p.queueAttr.c_str(), p.waiting, p.plr, p.bottleneckMbps, p.bottleneckDelayMs,
+                  PROGRAM_VERSION, NS3_LIB_VERSION, p.header.seed, p.bottleneck.queue.c_str(),
+                  p.bottleneck.queueAttr.c_str(), p.bottleneck.waiting, p.plr, p.bottleneckMbps, p.bottleneckDelayMs,
                   p.accessMbps, p.accessDelayMs, p.accessWaiting, p.reverseWaiting, p.sources,
                   t.tcp.c_str(), t.recovery.c_str(), (int)t.sack, (int)t.timestamps, t.segment,
                   t.iw, t.delAck, t.bufferPkts, t.initialRto, t.minRto, t.tick, p.startS,
@@ -337,31 +310,12 @@ ConnectTraces(const Params& p, const Net& net)
 
 // Traffic: bulk TCP flows to node 6 (ports 5000 + i), one CBR/UDP flow 1 -> 7.
 void
-AddTraffic(const Params& p, const Net& net)
+AddTraffic(const Params& p, Net& net)
 {
-    Ipv4Address sinkTcp = AddressOf(TCP_SINK), sinkCbr = AddressOf(CBR_SINK);
-    Ptr<UniformRandomVariable> start = CreateObject<UniformRandomVariable>();
-    start->SetAttribute("Min", DoubleValue(0.0));
-    start->SetAttribute("Max", DoubleValue(p.startJitter));
-    for (uint32_t i = 0; i < p.sources; ++i)
-    {
-        uint16_t port = TCP_PORT0 + i;
-        PacketSinkHelper sink("ns3::TcpSocketFactory",
-                              InetSocketAddress(Ipv4Address::GetAny(), port));
-        sink.Install(net.nodes.Get(TCP_SINK)).Start(Seconds(0));
-        BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(sinkTcp, port));
-        bulk.SetAttribute("SendSize", UintegerValue(p.tcp.segment));
-        bulk.SetAttribute("MaxBytes", UintegerValue(0));
-        bulk.Install(net.nodes.Get(net.tcpNodes[i])).Start(Seconds(p.startS + start->GetValue()));
-    }
-    PacketSinkHelper cbrSink("ns3::UdpSocketFactory",
-                             InetSocketAddress(Ipv4Address::GetAny(), CBR_PORT));
-    cbrSink.Install(net.nodes.Get(CBR_SINK)).Start(Seconds(0));
-    UdpClientHelper cbr(sinkCbr, CBR_PORT);
-    cbr.SetAttribute("PacketSize", UintegerValue(p.cbrBytes - 28));
-    cbr.SetAttribute("Interval", TimeValue(Seconds(p.cbrInterval)));
-    cbr.SetAttribute("MaxPackets", UintegerValue((uint32_t)(p.duration / p.cbrInterval) + 2));
-    cbr.Install(net.nodes.Get(1)).Start(Seconds(p.cbrStart));
+    AddBulkFlows(net.nodes, net.tcpNodes, TCP_SINK, AddressOf(TCP_SINK), TCP_PORT0,
+                 p.tcp.segment, p.startS, p.startJitter);
+    AddCbr(net.nodes, 1, CBR_SINK, AddressOf(CBR_SINK), CBR_PORT, p.cbrBytes, p.cbrInterval,
+           p.cbrStart, p.duration);
 }
 
 } // namespace
@@ -370,6 +324,7 @@ int
 main(int argc, char* argv[])
 {
     Params p;
+    p.header = RunHeader{1, "out.tr", "dumbbell", "none", "100"};
     g_wired.cbrFid = CBR_FID;
     p.tcp.segment = 1460;
     p.tcp.bufferPkts = 1000;
@@ -381,7 +336,7 @@ main(int argc, char* argv[])
     {
         return rc;
     }
-    SeedRuns(p.seed);
+    SeedRuns(p.header.seed);
     p.tcp.Apply();
     Net net;
     MakeNodes(p, net);
@@ -391,9 +346,9 @@ main(int argc, char* argv[])
         return 3;
     }
     AddErrorModel(p, net);
-    if (p.trace != "none")
+    if (p.header.trace != "none")
     {
-        if (!(g_out = OpenStream(p.trace)))
+        if (!(g_out = OpenStream(p.header.trace)))
         {
             return 2;
         }

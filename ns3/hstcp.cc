@@ -18,6 +18,7 @@
 #include "queues.h"
 #include "tcp.h"
 #include "trace.h"
+#include "traffic.h"
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
@@ -48,9 +49,9 @@ const int R1 = 0, R2 = 1, SINK = 2, FIRST_SOURCE = 3;
 // Every parameter (the command line's; bufrepro.studies.hstcp.ns3 passes them).
 struct Params
 {
-    uint32_t seed = 1;
-    std::string queue = FIFO_DISC, queueAttr;
-    uint32_t waiting = 100, bufferPkts = 100;
+    RunHeader header;
+    Bottleneck bottleneck;
+    uint32_t bufferPkts = 100;
     double bottleneckMbps = 50, bottleneckDelayMs = 50, accessMbps = 500, sinkMbps = 500;
     double sinkDelayMs = 1;
     std::string accessDelaysMs = "1";
@@ -60,8 +61,6 @@ struct Params
     TcpSetup tcp;
     double startS = 0, startJitter = 5;
     double warmup = 10, duration = 30, sampleS = 0.5;
-    std::string trace = "bottleneck.fifo";
-    std::string study = "hstcp", run = "none", end = "30";
 };
 
 struct Flow
@@ -277,11 +276,7 @@ Finish(double t)
 void
 AddValues(CommandLine& cmd, Params& p)
 {
-    cmd.AddValue("seed", "run number of ns-3's RNG (seed 1, run N)", p.seed);
-    cmd.AddValue("queue", "bottleneck queue: an ns-3 QueueDisc type", p.queue);
-    cmd.AddValue("queueAttr", "its attributes: Name=Value,Name=Value,...", p.queueAttr);
-    cmd.AddValue("waiting", "packets the bottleneck holds waiting (the one sent not counted)",
-                 p.waiting);
+    p.bottleneck.AddValues(cmd);
     cmd.AddValue("bufferPkts", "the buffer the M line names (ns-2's limit_)", p.bufferPkts);
     cmd.AddValue("bottleneckMbps", "bottleneck rate (Mb/s)", p.bottleneckMbps);
     cmd.AddValue("bottleneckDelayMs", "bottleneck delay (ms)", p.bottleneckDelayMs);
@@ -299,10 +294,7 @@ AddValues(CommandLine& cmd, Params& p)
     cmd.AddValue("warmup", "t0, the window's start (s)", p.warmup);
     cmd.AddValue("duration", "simulated time, t1 (s)", p.duration);
     cmd.AddValue("sampleS", "sample interval (s)", p.sampleS);
-    cmd.AddValue("trace", "stream file (none: no stream, the benchmark's floor)", p.trace);
-    cmd.AddValue("study", "the header's study", p.study);
-    cmd.AddValue("run", "the header's run digest", p.run);
-    cmd.AddValue("end", "the header's end, as the run record writes it", p.end);
+    p.header.AddValues(cmd, "study");
 }
 
 // The flows' access delays ('_'-separated) and the segment: the packet less 40 B of headers.
@@ -330,13 +322,7 @@ NetDeviceContainer
 MakeLink(NodeContainer& nodes, int a, int b, double mbps, double ms, const Disc& discAB,
          uint32_t waitAB, uint32_t waitBA, const std::string& base)
 {
-    PointToPointHelper p2p;
-    p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate(mbps * 1e6)));
-    p2p.SetChannelAttribute("Delay", TimeValue(MilliSeconds(ms)));
-    p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue("1p"));
-    NetDeviceContainer dev = p2p.Install(nodes.Get(a), nodes.Get(b));
-    InstallDisc(dev.Get(0), discAB, waitAB, mbps, ms);
-    InstallDisc(dev.Get(1), Disc{}, waitBA, mbps, ms);
+    NetDeviceContainer dev = InstallLink(nodes, a, b, mbps, ms, discAB, waitAB, waitBA);
     Ipv4AddressHelper addr;
     addr.SetBase(base.c_str(), "255.255.255.0");
     addr.Assign(dev);
@@ -350,7 +336,7 @@ MakeLinks(const Params& p, NodeContainer& nodes)
 {
     uint32_t w = p.accessWaiting;
     NetDeviceContainer bneck = MakeLink(nodes, R1, R2, p.bottleneckMbps, p.bottleneckDelayMs,
-                                        DiscOf(p.queue, p.queueAttr), p.waiting, w, "10.0.1.0");
+                                        p.bottleneck.GetDisc(), p.bottleneck.waiting, w, "10.0.1.0");
     MakeLink(nodes, R2, SINK, p.sinkMbps, p.sinkDelayMs, Disc{}, w, w, "10.0.2.0");
     for (size_t f = 0; f < p.delays.size(); ++f)
     {
@@ -358,7 +344,7 @@ MakeLinks(const Params& p, NodeContainer& nodes)
                  "10.1." + std::to_string(f + 1) + ".0");
     }
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
-    NS_LOG_INFO("hstcp: " << p.delays.size() << " flows, bottleneck " << p.queue);
+    NS_LOG_INFO("hstcp: " << p.delays.size() << " flows, bottleneck " << p.bottleneck.queue);
     return bneck;
 }
 
@@ -368,23 +354,17 @@ void
 AddFlows(const Params& p, NodeContainer& nodes)
 {
     Ipv4Address sinkAddr = nodes.Get(SINK)->GetObject<Ipv4>()->GetAddress(1, 0).GetLocal();
-    Ptr<UniformRandomVariable> start = CreateObject<UniformRandomVariable>();
-    start->SetAttribute("Min", DoubleValue(0.0));
-    start->SetAttribute("Max", DoubleValue(p.startJitter));
+    std::vector<int> sources;
     for (size_t f = 0; f < p.delays.size(); ++f)
     {
-        uint16_t port = PORT0 + f;
-        PacketSinkHelper sink("ns3::TcpSocketFactory",
-                              InetSocketAddress(Ipv4Address::GetAny(), port));
-        sink.Install(nodes.Get(SINK)).Start(Seconds(0));
-        BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(sinkAddr, port));
-        bulk.SetAttribute("SendSize", UintegerValue(g_seg));
-        bulk.SetAttribute("MaxBytes", UintegerValue(0));
-        ApplicationContainer app = bulk.Install(nodes.Get(FIRST_SOURCE + f));
-        double at = p.startS + start->GetValue();
-        app.Start(Seconds(at));
-        Simulator::Schedule(Seconds(at) + NanoSeconds(1), &Hook,
-                            DynamicCast<BulkSendApplication>(app.Get(0)), (int)f);
+        sources.push_back(FIRST_SOURCE + f);
+    }
+    std::vector<BulkFlow> flows =
+        AddBulkFlows(nodes, sources, SINK, sinkAddr, PORT0, g_seg, p.startS, p.startJitter);
+    for (size_t f = 0; f < flows.size(); ++f)
+    {
+        Simulator::Schedule(Seconds(flows[f].start) + NanoSeconds(1), &Hook,
+                            DynamicCast<BulkSendApplication>(flows[f].app), (int)f);
     }
 }
 
@@ -394,9 +374,7 @@ void
 WriteHeader(const Params& p)
 {
     const TcpSetup& t = p.tcp;
-    Printf("# bufrepro %s run=%s seed=%u end=%s", p.study.c_str(), p.run.c_str(), p.seed,
-           p.end.c_str());
-    EndOfLine(g_out);
+    Put(g_out, p.header.Line().c_str());
     Printf("M capacity_bps %.0f packet_bytes %u buffer_pkts %u flows %d t0 %g t1 %g "
            "sample_s %g level counters program %s ns3 %s queue %s queueAttr %s waiting %u "
            "accessMbps %g sinkMbps %g sinkDelayMs %g bottleneckDelayMs %g "
@@ -404,12 +382,12 @@ WriteHeader(const Params& p)
            "delAck %u sockPkts %u initialRto %g minRto %g tick %g startS %g "
            "startJitter %g seed %u",
            p.bottleneckMbps * 1e6, p.packetBytes, p.bufferPkts, (int)p.delays.size(), p.warmup,
-           p.duration, p.sampleS, PROGRAM_VERSION, NS3_LIB_VERSION, p.queue.c_str(),
-           p.queueAttr.empty() ? "none" : p.queueAttr.c_str(), p.waiting, p.accessMbps,
+           p.duration, p.sampleS, PROGRAM_VERSION, NS3_LIB_VERSION, p.bottleneck.queue.c_str(),
+           p.bottleneck.queueAttr.empty() ? "none" : p.bottleneck.queueAttr.c_str(), p.bottleneck.waiting, p.accessMbps,
            p.sinkMbps, p.sinkDelayMs, p.bottleneckDelayMs, p.accessDelaysMs.c_str(),
            p.accessWaiting, t.tcp.c_str(), t.recovery.c_str(), (int)t.sack, (int)t.timestamps,
            t.iw, t.delAck, t.bufferPkts, t.initialRto, t.minRto, t.tick, p.startS,
-           p.startJitter, p.seed);
+           p.startJitter, p.header.seed);
     EndOfLine(g_out);
 }
 
@@ -433,6 +411,8 @@ int
 main(int argc, char* argv[])
 {
     Params p;
+    p.header = RunHeader{1, "bottleneck.fifo", "hstcp", "none", "30"};
+    p.bottleneck.waiting = 100;
     p.tcp.tcp = "ns3::TcpHighSpeed";
     p.tcp.iw = 2;
     p.tcp.bufferPkts = 10000;
@@ -440,22 +420,26 @@ main(int argc, char* argv[])
     CommandLine cmd(__FILE__);
     AddValues(cmd, p);
     cmd.Parse(argc, argv);
+    if (!p.header.EndsAt(p.duration, "hstcp"))
+    {
+        return 2;
+    }
     Derive(p);
-    SeedRuns(p.seed);
+    SeedRuns(p.header.seed);
     p.tcp.Apply();
     NodeContainer nodes;
     nodes.Create(FIRST_SOURCE + p.delays.size());
     InternetStackHelper stack;
     stack.Install(nodes);
     NetDeviceContainer bneck = MakeLinks(p, nodes);
-    if (!RootDiscIs(bneck.Get(0), p.queue, R1, R2))
+    if (!RootDiscIs(bneck.Get(0), p.bottleneck.queue, R1, R2))
     {
         return 3;
     }
     AddFlows(p, nodes);
-    if (p.trace != "none")
+    if (p.header.trace != "none")
     {
-        if (!(g_out = OpenStream(p.trace)))
+        if (!(g_out = OpenStream(p.header.trace)))
         {
             return 2;
         }

@@ -27,6 +27,7 @@
 #include "queues.h"
 #include "tcp.h"
 #include "trace.h"
+#include "traffic.h"
 #include "wired.h"
 
 #include "ns3/applications-module.h"
@@ -57,9 +58,8 @@ const int R1 = 0, R2 = 1, DST = 2, SRC0 = 3;
 // Every parameter (the command line's; bufrepro.experiments.link.ns3 passes them).
 struct Params
 {
-    uint32_t seed = 1;
-    std::string queue = FIFO_DISC, queueAttr;
-    uint32_t waiting = 5;
+    RunHeader header;
+    Bottleneck bottleneck;
     double loss = 0;
     double rateMbps = 10, bottleneckMs = 16, accessMbps = 100, accessMs = 2;
     uint32_t otherWaiting = 100000;
@@ -69,9 +69,6 @@ struct Params
     uint32_t cbrBytes = 1000;
     double cbrInterval = 0;
     double duration = 25;
-    std::string trace = "out.tr";
-    // The header "bufrepro experiments/EXPERIMENT run=RUN seed=SEED end=END".
-    std::string experiment = "link", run = "none", end = "25";
 };
 
 // One link a <-> b: its two devices (a's, b's).
@@ -93,11 +90,7 @@ struct Net
 void
 AddValues(CommandLine& cmd, Params& p)
 {
-    cmd.AddValue("seed", "run number of ns-3's RNG (seed 1, run N)", p.seed);
-    cmd.AddValue("queue", "bottleneck queue: an ns-3 QueueDisc type", p.queue);
-    cmd.AddValue("queueAttr", "its attributes: Name=Value,Name=Value,...", p.queueAttr);
-    cmd.AddValue("waiting", "packets the bottleneck holds waiting (the one sent not counted)",
-                 p.waiting);
+    p.bottleneck.AddValues(cmd);
     cmd.AddValue("loss", "packet loss rate of the error model at the bottleneck's head", p.loss);
     cmd.AddValue("rateMbps", "bottleneck rate (Mb/s)", p.rateMbps);
     cmd.AddValue("bottleneckMs", "bottleneck delay (ms)", p.bottleneckMs);
@@ -113,25 +106,18 @@ AddValues(CommandLine& cmd, Params& p)
     cmd.AddValue("cbrBytes", "CBR packet size as an IP packet (bytes)", p.cbrBytes);
     cmd.AddValue("cbrInterval", "CBR interval (s; 0: no CBR flow)", p.cbrInterval);
     cmd.AddValue("duration", "simulated time (s)", p.duration);
-    cmd.AddValue("trace", "stream file (none: no stream, the benchmark's floor)", p.trace);
-    cmd.AddValue("experiment", "the header's experiment name", p.experiment);
-    cmd.AddValue("run", "the header's run digest", p.run);
-    cmd.AddValue("end", "the header's end, as the run record writes it", p.end);
+    p.header.AddValues(cmd, "experiment");
 }
 
 // Refuse what the program cannot run (2).
 int
 Check(const Params& p)
 {
-    // The end line binds the lines written, not the time they reach: a run that stops before
-    // the header's end would end a stream cut short with a valid end line.
-    if (std::strtod(p.end.c_str(), nullptr) != p.duration)
+    if (!p.header.EndsAt(p.duration, "link"))
     {
-        std::fprintf(stderr, "link: --end %s (the header's) is not --duration %g\n",
-                     p.end.c_str(), p.duration);
         return 2;
     }
-    if (p.waiting < 2 || p.otherWaiting < 2 || p.flows < 1)
+    if (p.bottleneck.waiting < 2 || p.otherWaiting < 2 || p.flows < 1)
     {
         std::fprintf(stderr, "link: --waiting and --otherWaiting need at least 2, --flows 1\n");
         return 2;
@@ -145,13 +131,7 @@ void
 MakeLink(Net& net, int x, int y, double mbps, double ms, const Disc& discXY, uint32_t waitXY,
          uint32_t waitYX)
 {
-    PointToPointHelper p2p;
-    p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate(mbps * 1e6)));
-    p2p.SetChannelAttribute("Delay", TimeValue(MilliSeconds(ms)));
-    p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue("1p"));
-    NetDeviceContainer dev = p2p.Install(net.nodes.Get(x), net.nodes.Get(y));
-    InstallDisc(dev.Get(0), discXY, waitXY, mbps, ms);
-    InstallDisc(dev.Get(1), Disc{}, waitYX, mbps, ms);
+    NetDeviceContainer dev = InstallLink(net.nodes, x, y, mbps, ms, discXY, waitXY, waitYX);
     size_t n = net.links.size();
     std::string base =
         "10." + std::to_string(n / 256 + 1) + "." + std::to_string(n % 256) + ".0";
@@ -177,10 +157,10 @@ MakeNet(const Params& p, Net& net)
         MakeLink(net, s, R1, p.accessMbps, p.accessMs, Disc{}, w, w);
     }
     net.nAccess = net.links.size();
-    MakeLink(net, R1, R2, p.rateMbps, p.bottleneckMs, DiscOf(p.queue, p.queueAttr), p.waiting, w);
+    MakeLink(net, R1, R2, p.rateMbps, p.bottleneckMs, p.bottleneck.GetDisc(), p.bottleneck.waiting, w);
     MakeLink(net, R2, DST, p.accessMbps, p.accessMs, Disc{}, w, w);
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
-    NS_LOG_INFO("link: " << p.flows << " flows, bottleneck " << p.queue);
+    NS_LOG_INFO("link: " << p.flows << " flows, bottleneck " << p.bottleneck.queue);
 }
 
 // Every direction's root disc is the scenario's: the bottleneck's --queue, a FIFO elsewhere.
@@ -190,7 +170,7 @@ CheckDiscs(const Params& p, const Net& net)
     for (size_t i = 0; i < net.links.size(); ++i)
     {
         const Link& l = net.links[i];
-        if (!RootDiscIs(l.dev.Get(0), i == net.nAccess ? p.queue : FIFO_DISC, l.a, l.b) ||
+        if (!RootDiscIs(l.dev.Get(0), i == net.nAccess ? p.bottleneck.queue : FIFO_DISC, l.a, l.b) ||
             !RootDiscIs(l.dev.Get(1), FIFO_DISC, l.b, l.a))
         {
             return false;
@@ -204,10 +184,7 @@ CheckDiscs(const Params& p, const Net& net)
 void
 AddErrorModel(const Params& p, const Net& net)
 {
-    Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
-    em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
-    em->SetRate(p.loss);
-    em->SetRandomVariable(CreateObject<UniformRandomVariable>());
+    Ptr<RateErrorModel> em = PacketLoss(p.loss);
     for (size_t i = 0; i < net.nAccess; ++i)
     {
         net.links[i].dev.Get(1)->SetAttribute("ReceiveErrorModel", PointerValue(em));
@@ -218,10 +195,8 @@ AddErrorModel(const Params& p, const Net& net)
 void
 WriteHeader(const Params& p)
 {
+    Put(g_out, p.header.Line().c_str());
     char head[2048];
-    std::snprintf(head, sizeof(head), "# bufrepro experiments/%s run=%s seed=%u end=%s",
-                  p.experiment.c_str(), p.run.c_str(), p.seed, p.end.c_str());
-    Put(g_out, head);
     const TcpSetup& t = p.tcp;
     std::snprintf(head, sizeof(head),
                   "#@ %s ns3=%s seed=%u queue=%s queueAttr=%s waiting=%u loss=%g rateMbps=%g "
@@ -229,8 +204,8 @@ WriteHeader(const Params& p)
                   "tcp=%s recovery=%s sack=%d timestamps=%d mss=%u iw=%u delAck=%u "
                   "windowPkts=%u initialRto=%g minRto=%g tick=%g startJitter=%g cbrBytes=%u "
                   "cbrInterval=%g duration=%g",
-                  PROGRAM_VERSION, NS3_LIB_VERSION, p.seed, p.queue.c_str(),
-                  p.queueAttr.c_str(), p.waiting, p.loss, p.rateMbps, p.bottleneckMs,
+                  PROGRAM_VERSION, NS3_LIB_VERSION, p.header.seed, p.bottleneck.queue.c_str(),
+                  p.bottleneck.queueAttr.c_str(), p.bottleneck.waiting, p.loss, p.rateMbps, p.bottleneckMs,
                   p.accessMbps, p.accessMs, p.otherWaiting, p.flows, t.tcp.c_str(),
                   t.recovery.c_str(), (int)t.sack, (int)t.timestamps, t.segment, t.iw, t.delAck,
                   t.bufferPkts, t.initialRto, t.minRto, t.tick, p.startJitter, p.cbrBytes,
@@ -256,35 +231,34 @@ ConnectTraces(const Net& net)
 
 // Traffic: bulk TCP flows to node 2 (ports 5000 + i), an optional CBR/UDP flow.
 void
-AddTraffic(const Params& p, const Net& net)
+AddTraffic(const Params& p, Net& net)
 {
-    Ipv4Address sink = AddressOf(DST);
-    Ptr<UniformRandomVariable> start = CreateObject<UniformRandomVariable>();
-    start->SetAttribute("Min", DoubleValue(0.0));
-    start->SetAttribute("Max", DoubleValue(p.startJitter));
+    std::vector<int> sources;
     for (uint32_t i = 0; i < p.flows; ++i)
     {
-        uint16_t port = TCP_PORT0 + i;
-        PacketSinkHelper ps("ns3::TcpSocketFactory",
-                            InetSocketAddress(Ipv4Address::GetAny(), port));
-        ps.Install(net.nodes.Get(DST)).Start(Seconds(0));
-        BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(sink, port));
-        bulk.SetAttribute("SendSize", UintegerValue(p.tcp.segment));
-        bulk.SetAttribute("MaxBytes", UintegerValue(0));
-        bulk.Install(net.nodes.Get(SRC0 + i)).Start(Seconds(start->GetValue()));
+        sources.push_back(SRC0 + i);
     }
-    if (p.cbrInterval <= 0)
+    Ipv4Address sink = AddressOf(DST);
+    AddBulkFlows(net.nodes, sources, DST, sink, TCP_PORT0, p.tcp.segment, 0, p.startJitter);
+    if (p.cbrInterval > 0)
     {
-        return;
+        AddCbr(net.nodes, SRC0 + p.flows, DST, sink, CBR_PORT, p.cbrBytes, p.cbrInterval, 0,
+               p.duration);
     }
-    PacketSinkHelper cs("ns3::UdpSocketFactory",
-                        InetSocketAddress(Ipv4Address::GetAny(), CBR_PORT));
-    cs.Install(net.nodes.Get(DST)).Start(Seconds(0));
-    UdpClientHelper client(sink, CBR_PORT);
-    client.SetAttribute("PacketSize", UintegerValue(p.cbrBytes - 28));
-    client.SetAttribute("Interval", TimeValue(Seconds(p.cbrInterval)));
-    client.SetAttribute("MaxPackets", UintegerValue((uint32_t)(p.duration / p.cbrInterval) + 2));
-    client.Install(net.nodes.Get(SRC0 + p.flows)).Start(Seconds(0));
+}
+
+// The trace's flows: TCP flow i is flow id i + 1, the CBR flow the next; every TCP packet
+// traced is data, and traced on the bottleneck only.
+void
+NameFlows(const Params& p)
+{
+    for (uint32_t i = 0; i < p.flows; ++i)
+    {
+        g_wired.fids.push_back((int)i + 1);
+    }
+    g_wired.cbrFid = (int)p.flows + 1;
+    g_wired.acks = false;
+    g_wired.forgetAtR = true;
 }
 
 } // namespace
@@ -293,6 +267,7 @@ int
 main(int argc, char* argv[])
 {
     Params p;
+    p.header = RunHeader{1, "out.tr", "link", "none", "25", "experiments/"};
     p.tcp.iw = 10;
     p.tcp.bufferPkts = 10000;
     p.tcp.initialRto = 3.0;
@@ -303,15 +278,8 @@ main(int argc, char* argv[])
     {
         return rc;
     }
-    // TCP flow i is flow id i + 1, the CBR flow the next; every TCP packet traced is data.
-    for (uint32_t i = 0; i < p.flows; ++i)
-    {
-        g_wired.fids.push_back((int)i + 1);
-    }
-    g_wired.cbrFid = (int)p.flows + 1;
-    g_wired.acks = false;
-    g_wired.forgetAtR = true;
-    SeedRuns(p.seed);
+    NameFlows(p);
+    SeedRuns(p.header.seed);
     p.tcp.Apply();
     Net net;
     MakeNet(p, net);
@@ -320,9 +288,9 @@ main(int argc, char* argv[])
         return 3;
     }
     AddErrorModel(p, net);
-    if (p.trace != "none")
+    if (p.header.trace != "none")
     {
-        if (!(g_out = OpenStream(p.trace)))
+        if (!(g_out = OpenStream(p.header.trace)))
         {
             return 2;
         }

@@ -8,6 +8,7 @@
 
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
 
 #include <string>
@@ -107,6 +108,45 @@ InstallDisc(ns3::Ptr<ns3::NetDevice> dev, const Disc& d, uint32_t waiting, doubl
         SetDiscAttribute(q, kv.first, kv.second);
     }
     return q;
+}
+
+// The swept bottleneck queue as every program takes it: its type, attributes and the packets it
+// holds waiting besides the one sent.
+struct Bottleneck
+{
+    std::string queue = FIFO_DISC;
+    std::string queueAttr;
+    uint32_t waiting = 5;
+
+    void AddValues(ns3::CommandLine& cmd)
+    {
+        cmd.AddValue("queue", "bottleneck queue: an ns-3 QueueDisc type", queue);
+        cmd.AddValue("queueAttr", "its attributes: Name=Value,Name=Value,...", queueAttr);
+        cmd.AddValue("waiting", "packets the bottleneck holds waiting (the one sent not counted)",
+                     waiting);
+    }
+
+    Disc GetDisc() const
+    {
+        return DiscOf(queue, queueAttr);
+    }
+};
+
+// One point-to-point link a <-> b (rate, delay, a device queue of one packet) with the root
+// discs of both directions, a -> b's `ab`, b -> a's a FIFO, installed before any address
+// (Ipv4AddressHelper::Assign installs the default FqCoDel on a device without one).
+inline ns3::NetDeviceContainer
+InstallLink(ns3::NodeContainer& nodes, int a, int b, double mbps, double ms, const Disc& ab,
+            uint32_t waitAB, uint32_t waitBA)
+{
+    ns3::PointToPointHelper p2p;
+    p2p.SetDeviceAttribute("DataRate", ns3::DataRateValue(ns3::DataRate(mbps * 1e6)));
+    p2p.SetChannelAttribute("Delay", ns3::TimeValue(ns3::MilliSeconds(ms)));
+    p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", ns3::StringValue("1p"));
+    ns3::NetDeviceContainer dev = p2p.Install(nodes.Get(a), nodes.Get(b));
+    InstallDisc(dev.Get(0), ab, waitAB, mbps, ms);
+    InstallDisc(dev.Get(1), Disc{}, waitBA, mbps, ms);
+    return dev;
 }
 
 // The root queue disc installed on a device (nullptr: none).

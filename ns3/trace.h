@@ -11,6 +11,7 @@
 #include "ns3/version-defines.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #define BUFREPRO_STR2(x) #x
@@ -178,6 +179,46 @@ Done(double t)
     std::fflush(stdout);
     ns3::Simulator::Stop();
 }
+
+// The run as every program takes it: its seed, its stream file (none: no stream, the
+// benchmark's floor), and the stream's first line, the run's fingerprint header
+// "# bufrepro OWNER run=RUN seed=SEED end=END" (backends/fingerprint.py).
+struct RunHeader
+{
+    uint32_t seed = 1;
+    std::string trace;
+    std::string owner, run = "none", end;
+    std::string ownerPrefix; // the owner's folder in the header ("experiments/")
+
+    // --seed, --trace, the owner's flag (--study, --experiment), --run and --end.
+    void AddValues(ns3::CommandLine& cmd, const std::string& ownerFlag)
+    {
+        cmd.AddValue("seed", "run number of ns-3's RNG (seed 1, run N)", seed);
+        cmd.AddValue("trace", "stream file (none: no stream, the benchmark's floor)", trace);
+        cmd.AddValue(ownerFlag, "the header's " + ownerFlag, owner);
+        cmd.AddValue("run", "the header's run digest", run);
+        cmd.AddValue("end", "the header's end, as the run record writes it", end);
+    }
+
+    std::string Line() const
+    {
+        return "# bufrepro " + ownerPrefix + owner + " run=" + run + " seed=" +
+               std::to_string(seed) + " end=" + end;
+    }
+
+    // The end line binds the lines written, not the time they reach: a run that stops before
+    // the header's end would end a stream cut short with a valid end line (refused, saying so).
+    bool EndsAt(double duration, const char* program) const
+    {
+        if (std::strtod(end.c_str(), nullptr) == duration)
+        {
+            return true;
+        }
+        std::fprintf(stderr, "%s: --end %s (the header's) is not --duration %g\n", program,
+                     end.c_str(), duration);
+        return false;
+    }
+};
 
 // The run's seed: ns-3's RNG seed 1, run `seed` (every program's --seed).
 inline void
