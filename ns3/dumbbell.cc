@@ -7,19 +7,14 @@
 // Tally, wired.awk's definitions, as the patched ns-2's WiredTally does) and writes at the end
 // the small stream awk/lib/tally.awk reads, between the same header lines and end line.
 //
-// Every parameter comes from the command line (bufrepro.backends.ns3 passes only validated
-// numbers and enums); the stream's first line is the run's fingerprint header, its second the
-// program's version and every parameter ("#@ ..."), its last the end line (EndLine below: the
-// one place that writes it).
+// Every parameter comes from the command line (bufrepro.studies.dumbbell.ns3 passes only
+// validated numbers, enums, ns-3 type names and attribute lists); the stream's first line is
+// the run's fingerprint header, its second the program's version and every parameter
+// ("#@ ..."), its last the end line (streamsum.h's EndLine: the one place that writes it).
 //
 // Nodes, as in the ns-2 scenario (tcl/dumbbell/dumbbell.tcl.j2): TCP sources 0, 2, 3 (then 8,
-// 9, ...), CBR source 1, routers 4 and 5, TCP sink 6, CBR sink 7.
-// Trace events per link a -> b (the device on a, its root queue disc, the device on b):
-//   '+'  the disc accepted the packet (Enqueue), or refused it (DropBeforeEnqueue: '+' then 'd')
-//   'd'  a drop: the disc's (before enqueue, after dequeue), or the error model's
-//   '-'  transmission starts (PhyTxBegin)
-//   'r'  the last bit arrived at b (PhyRxEnd)
-// Sizes are the bytes the link serialises: the IP packet plus PPP's 2-byte header.
+// 9, ...), CBR source 1, routers 4 and 5, TCP sink 6, CBR sink 7. Every link direction is
+// traced (the events: ns3/wired.h).
 //
 // The bottleneck's queue is an ns-3 queue disc type with its attributes (--queue,
 // --queueAttr: ns3/queues.h), TCP's congestion control and recovery ns-3 types (--tcp,

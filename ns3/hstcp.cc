@@ -3,7 +3,7 @@
 // tcl/hstcp/hstcp.tcl.j2): the run's header, the M line (with this program's version and every
 // parameter as further key-value pairs), 'd' lines for the bottleneck's drops (ns-2 trace format),
 // Q samples of the bottleneck's counters every sampleS and at t0 and the end, the E line, and
-// the end line "# end LINES SUM" (EndLine below: the one place that writes it).
+// the end line "# end LINES SUM" (streamsum.h's EndLine: the one place that writes it).
 //
 // Nodes, as in the ns-2 scenario: R1 0, R2 1, the sink 2, flow f's source 3 + f.
 // Bottleneck counters (R1's device towards R2 and its root queue disc): an arrival is a packet
