@@ -113,7 +113,7 @@ def _sealed(body: list[str]) -> list[str]:
     """An ns-3 stream: header, the program's '#@' line, body, '# end LINES SUM'."""
     from bufrepro.backends import streamsum
 
-    lines = [f"# {FP}", "#@ bufrepro-ns3-link 1 ns3=3.37.0 queue=CoDel", *body]
+    lines = [f"# {FP}", "#@ bufrepro-ns3-link 2 ns3=3.37.0 queue=ns3::CoDelQueueDisc", *body]
     return [*lines, streamsum.end_line(x.encode() for x in lines).decode()]
 
 

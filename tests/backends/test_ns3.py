@@ -76,7 +76,7 @@ def test_buffer_holds_what_ns2_holds(tmp_path: Path) -> None:
     for queue in ("DropTail", "RED"):
         where = _run(cfg, _point(cfg, queue, 3), tmp_path / queue, keep=True)
         lines = (where / "out.tr").read_text().splitlines()
-        assert lines[1].startswith("#@ bufrepro-ns3-dumbbell 3 ns3=3.37")
+        assert lines[1].startswith("#@ bufrepro-ns3-dumbbell 4 ns3=3.37")
         # the end line binds every line before it (count and checksum, as ns-2's StreamSum)
         assert lines[-1] == streamsum.end_line(line.encode() for line in lines[:-1]).decode()
         metrics = dict(
@@ -106,9 +106,34 @@ def test_a_stream_cut_short_fails_the_run(tmp_path: Path) -> None:
     assert not (tmp_path / "metrics.tsv").exists()
 
 
-def test_unsafe_argument_never_reaches_the_program() -> None:
-    with pytest.raises(ValueError, match="not a number or a word"):
-        ns3.arguments({"queue": "RED; rm -rf /"})
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"queue": "RED; rm -rf /"},
+        {"queue": "ns3::RedQueueDisc; rm"},
+        {"tcp": "ns3::Tcp NewReno"},
+        {"queueAttr": "Target=5ms;rm -rf /"},
+        {"queueAttr": "Target=5ms,"},
+        {"queueAttr": "Target=$(id)"},
+        {"study": "ns3::TcpNewReno"},  # a type name only under --queue, --tcp, --recovery
+        {"study": "Target=5ms"},  # an attribute list only under --queueAttr
+    ],
+)
+def test_unsafe_argument_never_reaches_the_program(params: dict[str, str]) -> None:
+    with pytest.raises(ValueError, match="not a number, a word, an ns-3 type"):
+        ns3.arguments(params)
+
+
+def test_every_queue_of_the_table_passes_the_check() -> None:
+    """The queue table's types and attributes, with a scenario's numbers and booleans, pass."""
+    for queue in ns3.QUEUES:
+        args = ns3.arguments(ns3.queue_arguments(queue, {"MinTh": 1.5, "Gentle": True}))
+        assert args[0] == f"--queue={ns3.QUEUES[queue].type}"
+    assert ns3.arguments(ns3.queue_arguments("RED", {"MinTh": 1.5, "Gentle": True})) == [
+        "--queue=ns3::RedQueueDisc",
+        "--queueAttr=UseEcn=false,MinTh=1.5,Gentle=true",
+    ]
+    assert ns3.queue_arguments("DropTail", {"MinTh": 1.5}) == {"queue": "ns3::FifoQueueDisc"}
 
 
 def test_aqm_on_ns2_fails_naming_the_backend_that_has_it() -> None:

@@ -42,7 +42,10 @@ def built() -> Path:
 def _metrics(program: Path, queue: str, where: Path) -> dict[str, float]:
     where.mkdir()
     subprocess.run(
-        [str(program), f"--queue={queue}", *ARGS], cwd=where, check=True, capture_output=True
+        [str(program), *ns3.arguments(ns3.queue_arguments(queue, {})), *ARGS],
+        cwd=where,
+        check=True,
+        capture_output=True,
     )
     args = {"t0": 4, "t1": 8, "t_end": 8, "from": 0, "to": 1, "bps": 50_000_000, "pkt": 1000}
     out = subprocess.run(
@@ -60,7 +63,7 @@ def test_aqms_hold_their_target_where_fifo_fills_the_buffer(built: Path, tmp_pat
     fifo = _metrics(built, "DropTail", tmp_path / "fifo")
     codel = _metrics(built, "CoDel", tmp_path / "codel")
     pie = _metrics(built, "PIE", tmp_path / "pie")
-    fq = _metrics(built, "FqCoDel", tmp_path / "fq")
+    fq = _metrics(built, "FQ-CoDel", tmp_path / "fq")
     assert fifo["queue_avg_pkts"] * PKT_MS > 40  # FIFO: tens of ms standing queue
     # CoDel and FQ-CoDel: target 5 ms; PIE: reference 15 ms (a factor 2 either way).
     for name, got, target in (("CoDel", codel, 5), ("FQ-CoDel", fq, 5), ("PIE", pie, 15)):

@@ -20,7 +20,7 @@ from bufrepro.kit.paths import REPO_ROOT
 from bufrepro.pipeline import configuration, plan
 from conftest import TINY, merged
 
-AQMS = ("CoDel", "PIE", "FqCoDel")
+AQMS = ("CoDel", "PIE", "FQ-CoDel")
 PKT = 1000  # the hstcp program's data packet (bytes)
 
 
@@ -41,7 +41,7 @@ def _hstcp(
     where.mkdir()
     warmup, duration = args.pop("warmup"), args.pop("duration")
     argv = {
-        "queue": queue,
+        **ns3.queue_arguments(queue, {}),
         "bottleneckMbps": mbps,
         "accessMbps": 10 * mbps,
         "sinkMbps": 10 * mbps,

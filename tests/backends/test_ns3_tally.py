@@ -108,7 +108,7 @@ def test_tally_stream_has_header_program_line_and_end(tmp_path: Path) -> None:
     spec, stream = _tally_run(tmp_path)
     lines = stream.read_text(encoding="utf-8").splitlines()
     assert lines[0].startswith("# bufrepro dumbbell run=")
-    assert lines[1].startswith("#@ bufrepro-ns3-dumbbell 3 ns3=3.37")
+    assert lines[1].startswith("#@ bufrepro-ns3-dumbbell 4 ns3=3.37")
     assert "traceLevel=tally" in lines[1]
     assert lines[2] == "tally\twired\t2"
     assert "param\ttcp_hdr\t42" in lines

@@ -12,6 +12,7 @@ import pytest
 from docs_markup import REPO, numbers, pages, rel
 
 from bufrepro import registry
+from bufrepro.backends.simulators import ns3
 from bufrepro.experiments.link import ns3 as link_ns3
 from bufrepro.pipeline import bench, configuration, evidence, plan, progress
 
@@ -36,6 +37,8 @@ def value(key: str) -> int:
     seeds.P.S        the seeds study S runs in profile P;
     ns3.P.V          the default of variable V in the ns-3 program ns3/P.cc (`V = N` where
                      it is declared; every program declaring V must agree);
+    ns3.queue.Q.A    the number in attribute A's default of queue Q in the ns3 backend's
+                     queue table (backends/ns3.QUEUES; "5ms": 5);
     evidence.min_seeds  the fewest seeds a judged result rests on (pipeline/evidence.py);
     studies          the studies found."""
     parts = key.split(".")
@@ -57,6 +60,8 @@ def value(key: str) -> int:
         return len(config("default")[parts[1]]["assumptions"])
     if parts[0] == "seeds" and len(parts) == 3:
         return len(config(parts[1])[parts[2]]["seeds"])
+    if parts[:2] == ["ns3", "queue"] and len(parts) == 4:
+        return int(re.fullmatch(r"(\d+)(ms)?", ns3.QUEUES[parts[2]].attrs[parts[3]])[1])
     if parts[0] == "ns3" and len(parts) == 3:
         return program_default(parts[1], parts[2])
     if key == "evidence.min_seeds":

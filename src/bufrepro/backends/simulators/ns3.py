@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
@@ -19,19 +20,86 @@ DONE = re.compile(r"^BUFREPRO_DONE (\S+)$", re.MULTILINE)
 # What ns3/build.sh writes beside the programs; the workflow's build_ns3 rule makes it.
 BUILD_RECORD = "build.txt"
 PACKAGES = "libns3-dev libgsl-dev pkg-config g++"
-# The bottleneck queues and TCP variants the scenario programs implement (their --queue and
-# --tcp); a study's config is checked against these before any run.
-# The config's queue names, and the word each program's --queue takes for it.
-QUEUE_ARGS = {
-    "DropTail": "DropTail",
-    "RED": "RED",
-    "CoDel": "CoDel",
-    "PIE": "PIE",
-    "FQ-CoDel": "FqCoDel",
-}
-QUEUES = tuple(QUEUE_ARGS)
-# A program argument: only validated numbers and enum words reach a scenario program.
+
+
+# The ns3 backend's one queue table: each config queue name, the ns-3 queue disc type the
+# programs install for it (their --queue) and its default attributes (their --queueAttr, set in
+# this order): RFC 8289's CoDel target and interval, RFC 8033's PIE delay reference, RFC 8290's
+# FQ-CoDel flows and quantum (no attribute in ns-3.37: ns3/queues.h sets it on the disc), ECN off
+# in every AQM. A study's config is checked against these names before any run; a scenario adds
+# or overrides attributes (RED's thresholds are each scenario's).
+@dataclass(frozen=True)
+class Queue:
+    """An ns-3 queue disc: its type, default attributes (name -> value as ns-3 reads it) and
+    the further attributes a scenario sets on it."""
+
+    type: str
+    attrs: Mapping[str, str]
+    takes: tuple[str, ...] = ()
+
+
+QUEUES: Mapping[str, Queue] = MappingProxyType(
+    {
+        "DropTail": Queue("ns3::FifoQueueDisc", {}),
+        "RED": Queue(
+            "ns3::RedQueueDisc",
+            {"UseEcn": "false"},
+            ("MinTh", "MaxTh", "QW", "LInterm", "Gentle", "AdaptMaxP", "MeanPktSize"),
+        ),
+        "CoDel": Queue(
+            "ns3::CoDelQueueDisc", {"Target": "5ms", "Interval": "100ms", "UseEcn": "false"}
+        ),
+        "PIE": Queue("ns3::PieQueueDisc", {"QueueDelayReference": "15ms", "UseEcn": "false"}),
+        "FQ-CoDel": Queue(
+            "ns3::FqCoDelQueueDisc",
+            {
+                "Target": "5ms",
+                "Interval": "100ms",
+                "Flows": "1024",
+                "Quantum": "1514",
+                "UseEcn": "false",
+            },
+        ),
+    }
+)
+# The config's TCP variants and loss recoveries, and the ns-3 types the programs take (--tcp,
+# --recovery).
+TCP_TYPES: Mapping[str, str] = MappingProxyType(
+    {"NewReno": "ns3::TcpNewReno", "HighSpeed": "ns3::TcpHighSpeed", "Cubic": "ns3::TcpCubic"}
+)
+RECOVERY_TYPES: Mapping[str, str] = MappingProxyType(
+    {"classic": "ns3::TcpClassicRecovery", "prr": "ns3::TcpPrrRecovery"}
+)
+# A program argument: only validated numbers and enum words reach a scenario program, and the
+# tables' ns-3 type names and attribute lists (Name=value,Name=value).
 SAFE_VALUE = re.compile(r"^[A-Za-z0-9._+-]+$")
+TYPE_NAME = re.compile(r"^ns3::[A-Za-z][A-Za-z0-9]*$")
+ATTRIBUTES = re.compile(
+    r"^[A-Za-z][A-Za-z0-9]*=[A-Za-z0-9._+-]+(,[A-Za-z][A-Za-z0-9]*=[A-Za-z0-9._+-]+)*$"
+)
+
+
+def _text(value: Any) -> str:
+    """A value as a program reads it: booleans as true/false, else str()."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def queue_arguments(queue: str, attrs: Mapping[str, Any]) -> dict[str, str]:
+    """The programs' --queue and --queueAttr for config queue `queue`: its table entry's type
+    and default attributes, updated by those of the scenario's `attrs` the disc takes (its
+    defaults' names and its `takes`; other queues' are not passed), in the table's order."""
+    entry = QUEUES[queue]
+    ours = {*entry.attrs, *entry.takes}
+    merged = {**entry.attrs, **{k: _text(v) for k, v in attrs.items() if k in ours}}
+    out = {"queue": entry.type}
+    if merged:  # none: no --queueAttr (ns-3's CommandLine refuses an empty value)
+        out["queueAttr"] = ",".join(f"{k}={v}" for k, v in merged.items())
+    return out
+
+
+def tcp_arguments(variant: str, recovery: str = "classic") -> dict[str, str]:
+    """The programs' --tcp and --recovery for the config's TCP variant and recovery."""
+    return {"tcp": TCP_TYPES[variant], "recovery": RECOVERY_TYPES[recovery]}
 
 
 def prefix(settings: Mapping[str, Any]) -> Path:
@@ -62,13 +130,28 @@ def missing() -> str:
     return ""
 
 
+def _safe(name: str, text: str) -> bool:
+    """Whether an argument is a validated number or word, an ns-3 type name or an attribute
+    list (only under --queue, --tcp, --recovery and --queueAttr)."""
+    if not SAFE_VALUE.match(name):
+        return False
+    if SAFE_VALUE.match(text):
+        return True
+    if name in ("queue", "tcp", "recovery"):
+        return bool(TYPE_NAME.match(text))
+    return name == "queueAttr" and bool(ATTRIBUTES.match(text))
+
+
 def arguments(params: Mapping[str, Any]) -> list[str]:
     """The program's command line, --name=value in name order; anything else is refused."""
     out = []
     for name, value in sorted(params.items()):
-        text = str(value).lower() if isinstance(value, bool) else str(value)
-        if not SAFE_VALUE.match(name) or not SAFE_VALUE.match(text):
-            raise ValueError(f"ns3 backend: argument {name}={text!r} is not a number or a word")
+        text = _text(value)
+        if not _safe(name, text):
+            raise ValueError(
+                f"ns3 backend: argument {name}={text!r} is not a number, a word, an ns-3 type "
+                "or an attribute list"
+            )
         out.append(f"--{name}={text}")
     return out
 

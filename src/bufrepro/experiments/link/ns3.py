@@ -8,7 +8,6 @@ from typing import Any
 
 from bufrepro.backends.fingerprint import run_digest
 from bufrepro.backends.simulators import ns3 as backend
-from bufrepro.backends.simulators.ns3 import QUEUE_ARGS
 from bufrepro.experiments.link.scenario import CBR_PACKET_BYTES, OTHER_QUEUE_PKTS, Link
 from bufrepro.kit import prose
 from bufrepro.kit.grid import RunPoint
@@ -47,6 +46,29 @@ def targets(link: Link, how: str) -> dict[str, float]:
     return out
 
 
+def queue_attributes(
+    link: Link, red: tuple[float, float, float, float], aqm_targets: Mapping[str, float]
+) -> dict[str, Any]:
+    """The attributes the experiment gives its queue discs (each queue takes its own): RED's
+    thresholds, weight and max_p (as LInterm, its inverse), the AQMs' settings of ns3.yaml and
+    their delay targets (`targets`)."""
+    min_th, max_th, q_weight, max_p = red
+    ms = "{:g}ms".format
+    return {
+        "MinTh": round(min_th, 6),
+        "MaxTh": round(max_th, 6),
+        "QW": q_weight,
+        "LInterm": 1.0 / max_p,
+        "Gentle": True,
+        "MeanPktSize": int(link.packet_bytes),
+        "Target": ms(aqm_targets["codel_target_ms"]),
+        "Interval": ms(_value("codel_interval_ms")),
+        "QueueDelayReference": ms(aqm_targets["pie_target_ms"]),
+        "Flows": _value("fq_flows"),
+        "Quantum": _value("fq_quantum_bytes"),
+    }
+
+
 def arguments(
     name: str,
     link: Link,
@@ -55,7 +77,6 @@ def arguments(
     aqm_targets: Mapping[str, float],
 ) -> dict[str, Any]:
     """The program's arguments for one run (only validated numbers and enum words)."""
-    min_th, max_th, q_weight, max_p = red
     end = round(link.duration_s, 6)
     return {
         "experiment": name,
@@ -63,7 +84,9 @@ def arguments(
         "end": end,
         "duration": end,
         "seed": point.seed,
-        "queue": QUEUE_ARGS[str(point.get("queue"))],
+        **backend.queue_arguments(
+            str(point.get("queue")), queue_attributes(link, red, aqm_targets)
+        ),
         "waiting": int(point.get("buffer")),
         "loss": link.loss,
         "rateMbps": round(link.bps / 1e6, 9),
@@ -72,7 +95,7 @@ def arguments(
         "accessMs": round(link.access_s * 1000, 6),
         "otherWaiting": OTHER_QUEUE_PKTS,
         "flows": link.flows,
-        "tcp": link.cc.agent,
+        **backend.tcp_arguments(link.cc.agent, _value("tcp_recovery")),
         "sack": link.cc.settings.get("sack", "true"),
         "timestamps": _value("timestamps"),
         "mss": link.mss,
@@ -85,17 +108,6 @@ def arguments(
         "startJitter": link.start_jitter_s,
         "cbrBytes": CBR_PACKET_BYTES,
         "cbrInterval": round(link.cbr_interval_s, 9),
-        "redMinTh": round(min_th, 6),
-        "redMaxTh": round(max_th, 6),
-        "redQw": q_weight,
-        "redMaxP": max_p,
-        "redGentle": True,
-        "redMeanPkt": link.packet_bytes,
-        "codelTargetMs": aqm_targets["codel_target_ms"],
-        "codelIntervalMs": _value("codel_interval_ms"),
-        "pieTargetMs": aqm_targets["pie_target_ms"],
-        "fqFlows": _value("fq_flows"),
-        "fqQuantum": _value("fq_quantum_bytes"),
     }
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from bufrepro.backends import tally
 from bufrepro.backends.fingerprint import run_digest
-from bufrepro.backends.simulators.ns3 import QUEUE_ARGS
+from bufrepro.backends.simulators.ns3 import queue_arguments, tcp_arguments
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block
 from bufrepro.studies.dumbbell import params as run_params
@@ -45,6 +45,19 @@ def tally_arguments(parse_args: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def red_attributes(base: dict[str, Any], red: Block) -> dict[str, Any]:
+    """ns-3's RED attributes for the ns-2 run's RED: its thresholds, weight and gentleness,
+    LInterm the inverse of max_p, its mean packet size."""
+    return {
+        "MinTh": base["red_min_th"],
+        "MaxTh": base["red_max_th"],
+        "QW": red["q_weight"],
+        "LInterm": 1.0 / float(red["max_p"]),
+        "Gentle": red["gentle"],
+        "MeanPktSize": int(red["mean_pktsize_bytes"]),
+    }
+
+
 def arguments(block: Block, point: RunPoint, parse_args: dict[str, Any]) -> dict[str, Any]:
     """The program's arguments for one run (only validated numbers and enum words): at
     trace_level tally the program counts the metrics with the parser's variables
@@ -57,7 +70,7 @@ def arguments(block: Block, point: RunPoint, parse_args: dict[str, Any]) -> dict
         "run": run_digest(point),
         "end": block["measure"]["duration_s"],
         "seed": point.seed,
-        "queue": QUEUE_ARGS[queue],
+        **queue_arguments(queue, red_attributes(base, red)),
         "waiting": waiting(queue, int(point.get("buffer")), topo["buffer_counts"]),
         "plr": point.get("plr"),
         "bottleneckMbps": point.get("bottleneck_mbps"),
@@ -67,8 +80,7 @@ def arguments(block: Block, point: RunPoint, parse_args: dict[str, Any]) -> dict
         "accessWaiting": topo["access_queue_pkts"] + NS2_DROPTAIL_WAITING,
         "reverseWaiting": topo["reverse_queue_pkts"] + NS2_DROPTAIL_WAITING,
         "sources": tcp["sources"],
-        "tcp": ns3["tcp_variant"],
-        "recovery": ns3["recovery"],
+        **tcp_arguments(ns3["tcp_variant"], ns3["recovery"]),
         "sack": ns3["sack"],
         "timestamps": False,
         "mss": tcp["mss_bytes"],
@@ -84,12 +96,6 @@ def arguments(block: Block, point: RunPoint, parse_args: dict[str, Any]) -> dict
         "cbrInterval": cbr["interval_s"],
         "cbrStart": cbr["start_s"],
         "duration": block["measure"]["duration_s"],
-        "redMinTh": base["red_min_th"],
-        "redMaxTh": base["red_max_th"],
-        "redQw": red["q_weight"],
-        "redMaxP": red["max_p"],
-        "redGentle": red["gentle"],
-        "redMeanPkt": red["mean_pktsize_bytes"],
         "errorAt": ns3["error_model_at"],
         "trace": "none" if block["trace_level"] == "none" else run_params.TRACE_FILE,
         "traceLevel": "tally" if block["trace_level"] == "tally" else "full",

@@ -6,7 +6,7 @@ import math
 from typing import Any
 
 from bufrepro.backends.fingerprint import run_digest
-from bufrepro.backends.simulators.ns3 import QUEUE_ARGS
+from bufrepro.backends.simulators.ns3 import queue_arguments, tcp_arguments
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block
 from bufrepro.studies.hstcp import params as run_params
@@ -34,6 +34,20 @@ def waiting(queue: str, buffer: int) -> int:
     return buffer - 1 if queue == "DropTail" else buffer
 
 
+def red_attributes(p: dict[str, Any], red: Block, pkt: int) -> dict[str, Any]:
+    """ns-3's RED attributes for the ns-2 run's RED: its thresholds, weight (ns-2's automatic
+    one when -1), gentleness and adaptation, LInterm the inverse of max_p, the packet size."""
+    return {
+        "MinTh": p["red_min_th"],
+        "MaxTh": p["red_max_th"],
+        "QW": red_q_weight(red["q_weight"], p["bottleneck_mbps"], p["bottleneck_delay_ms"], pkt),
+        "LInterm": 1.0 / float(red["max_p"]),
+        "Gentle": red["gentle"],
+        "AdaptMaxP": red["adaptive"],
+        "MeanPktSize": pkt,
+    }
+
+
 def arguments(block: Block, point: RunPoint) -> dict[str, Any]:
     """The program's arguments for one grid run (only validated numbers and enum words)."""
     p = run_params.params(block, point)
@@ -47,7 +61,7 @@ def arguments(block: Block, point: RunPoint) -> dict[str, Any]:
         "run": run_digest(point),
         "end": block["measure"]["duration_s"],
         "seed": point.seed,
-        "queue": QUEUE_ARGS[queue],
+        **queue_arguments(queue, red_attributes(p, red, pkt)),
         "waiting": waiting(queue, p["buffer_pkts"]),
         "bufferPkts": p["buffer_pkts"],
         "bottleneckMbps": p["bottleneck_mbps"],
@@ -58,8 +72,7 @@ def arguments(block: Block, point: RunPoint) -> dict[str, Any]:
         "accessDelaysMs": "_".join(f"{f['access_delay_ms']:g}" for f in p["flows"]),
         "accessWaiting": block["topology"]["access_queue_pkts"] - 1,
         "packetBytes": pkt,
-        "tcp": ns3["tcp_variant"],
-        "recovery": ns3["recovery"],
+        **tcp_arguments(ns3["tcp_variant"], ns3["recovery"]),
         "sack": ns3["sack"],
         "iw": ns3["initial_window_pkts"],
         "delAck": ns3["delayed_ack_segments"],
@@ -72,12 +85,6 @@ def arguments(block: Block, point: RunPoint) -> dict[str, Any]:
         "warmup": block["measure"]["warmup_s"],
         "duration": block["measure"]["duration_s"],
         "sampleS": block["measure"]["sample_s"],
-        "redMinTh": p["red_min_th"],
-        "redMaxTh": p["red_max_th"],
-        "redQw": red_q_weight(red["q_weight"], p["bottleneck_mbps"], p["bottleneck_delay_ms"], pkt),
-        "redMaxP": red["max_p"],
-        "redGentle": red["gentle"],
-        "redAdaptive": red["adaptive"],
         "trace": "none" if block["trace_level"] == "none" else run_params.STREAM,
     }
 
