@@ -16,7 +16,16 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 WORDS = Path(__file__).with_name("queues.yaml")
-VERDICTS = ("holds", "partly", "fails", "untestable")
+# The verdicts' vocabulary (kit.verdicts), in the order the section groups the queues.
+VERDICTS = (
+    "holds",
+    "partly",
+    "fails",
+    "no meaningful difference",
+    "undecided",
+    "untestable",
+    "not judged: too little data",
+)
 COLUMNS = (
     "study",
     "paper",
@@ -146,7 +155,9 @@ def sentence(table: pd.DataFrame, scope: str, own_queues: Sequence[str]) -> str:
     )
     mine = part[part["queue"] == scope]
     own = w["own_joint"].join(
-        prose.fill(w["own"], verb=w["verb"][r["measured"]], simulator=r["simulator"])
+        prose.fill(
+            w["own"], verb=w["verb"].get(r["measured"], r["measured"]), simulator=r["simulator"]
+        )
         for r in mine.to_dict("records")
     )
     prefix = evidence.not_judged([])

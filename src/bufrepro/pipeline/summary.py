@@ -16,7 +16,9 @@ from bufrepro.pipeline import evidence, labels
 # Fewer seeds than this: the CI is shown, but the value is not called "inside CI" (the rule
 # that also labels a readings verdict "not judged": bufrepro.pipeline.evidence).
 MIN_SEEDS = evidence.MIN_SEEDS
-VERDICTS = ("holds", "partly", "fails", "untestable")
+# The verdicts' vocabulary (kit.verdicts); "untestable" counts every "untestable: no run at ...".
+VERDICTS = ("holds", "partly", "fails", "no meaningful difference", "undecided", "untestable")
+NOT_JUDGED = "not judged"
 NO_CALIBRATION = "calibration not run"
 
 # Each diff value's status, from best to worst; "not run" is kept apart from "outside CI".
@@ -95,7 +97,11 @@ def median_rel_diff(diff: pd.DataFrame) -> dict[str, float]:
 
 
 def _counts(verdicts: pd.Series) -> dict[str, int]:
-    return {v: int((verdicts == v).sum()) for v in VERDICTS}
+    words = verdicts.astype(str)
+    out = {v: int((words == v).sum()) for v in VERDICTS}
+    out["untestable"] = int(words.str.startswith("untestable").sum())
+    out[NOT_JUDGED] = int(words.str.startswith(NOT_JUDGED).sum())
+    return out
 
 
 def verdict_line(tables: Path) -> tuple[str, str]:
@@ -166,9 +172,11 @@ def pct(v: float, signed: bool = False) -> str:
 
 
 def claims_text(counts: Mapping[str, int]) -> str:
-    """'2 holds / 1 partly / 0 fails (1 untestable)'."""
-    text = f"{counts['holds']} holds / {counts['partly']} partly / {counts['fails']} fails"
-    return text + (f" ({counts['untestable']} untestable)" if counts["untestable"] else "")
+    """'2 holds / 1 partly / 0 fails / 1 no meaningful difference / 0 undecided (1
+    untestable, 1 not judged)'."""
+    text = " / ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS[:-1])
+    rest = [f"{counts[k]} {k}" for k in ("untestable", NOT_JUDGED) if counts.get(k)]
+    return text + (f" ({', '.join(rest)})" if rest else "")
 
 
 def ci_text(r: Mapping[str, Any]) -> str:

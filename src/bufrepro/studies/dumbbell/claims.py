@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from bufrepro.kit import verdicts
 from bufrepro.kit.claims import Check, Claim, context, monotone
 
 if TYPE_CHECKING:
@@ -29,6 +30,49 @@ def _small_vs_large(cells: pd.DataFrame, th: Mapping[str, float]) -> list[Check]
                 context(["queue", "plr", "bw"], key),
                 ok,
                 f"delay {d_s:.1f} vs {d_l:.1f} ms, throughput {t_s:.1f} vs {t_l:.1f} kb/s",
+            )
+        )
+    return out
+
+
+def packet_time_ms(packet_bytes: float, mbps: float) -> float:
+    """One packet's transmission time at the bottleneck, in ms."""
+    return packet_bytes * 8 / (mbps * 1e3)
+
+
+def _per_seed(g: pd.DataFrame, low: int, high: int, metric: str) -> dict[int, float]:
+    """Per seed, the metric's mean over the buffers in [low, high]."""
+    part = g[(g["buffer"] >= low) & (g["buffer"] <= high)]
+    means = part.groupby("seed")[metric].mean()
+    return {int(str(k)): float(v) for k, v in means.items()}
+
+
+def _small_vs_large_test(runs: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
+    """The claim as a test on per-seed values (kit.verdicts): small minus large buffers' delay,
+    paired by seed, against one packet's transmission time x delay_tolerance_pkts; where the
+    delay holds, the throughput must not fall below (1 - similar_frac) x the large buffers'."""
+    out = []
+    for key, g in runs.groupby(["queue", "plr", "bottleneck_mbps"], sort=True):
+        large, small = _per_seed(g, 15, 50, "delay"), _per_seed(g, 5, 10, "delay")
+        if not small or not large:
+            continue
+        mbps = float(g["bottleneck_mbps"].iloc[0])
+        tol = th["delay_tolerance_pkts"] * packet_time_ms(th["packet_bytes"], mbps)
+        iv = verdicts.difference(large, small)
+        outcome = verdicts.claim_outcome(iv, tol, -1)
+        t_large = _per_seed(g, 15, 50, "throughput")
+        t_iv = verdicts.difference(t_large, _per_seed(g, 5, 10, "throughput"))
+        t_tol = th["similar_frac"] * abs(sum(t_large.values()) / len(t_large))
+        if outcome == verdicts.word("claim", "holds") and not t_iv.low >= -t_tol:
+            worse = t_iv.high < -t_tol
+            outcome = verdicts.word("claim", "fails" if worse else "undecided")
+        a, b = sum(large.values()) / len(large), sum(small.values()) / len(small)
+        out.append(
+            Check(
+                context(["queue", "plr", "bw"], key),
+                outcome == verdicts.word("claim", "holds"),
+                verdicts.evidence("delay (ms), buffers 15-50 -> 5-10:", a, b, iv, tol, outcome),
+                outcome,
             )
         )
     return out
@@ -61,8 +105,12 @@ CLAIMS: tuple[Claim, ...] = (
         ("DropTail", "RED"),
         "Buffers of 5-10 give lower delay at similar throughput than buffers of 15-50.",
         "Per (queue, plr, bw): mean delay over buffers 5-10 < mean over 15-50, and mean "
-        "throughput over 5-10 >= (1 - similar_frac) x mean over 15-50.",
+        "throughput over 5-10 >= (1 - similar_frac) x mean over 15-50. On our runs a test "
+        "(kit.verdicts): the per-seed delay difference, paired by seed, against "
+        "delay_tolerance_pkts packet times at the bottleneck; throughput not below "
+        "(1 - similar_frac) x 15-50's.",
         _small_vs_large,
+        _small_vs_large_test,
     ),
     Claim(
         "flat_from_15",
