@@ -5,12 +5,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+
+import pandas as pd
 
 from bufrepro.kit import verdicts
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -73,6 +71,42 @@ def monotone(
     return check
 
 
+def monotone_test(
+    along: str,
+    metric: str,
+    rising: bool,
+    others: Sequence[str],
+    tolerance: Callable[[pd.DataFrame, Mapping[str, float]], float],
+) -> Callable[[pd.DataFrame, Mapping[str, float]], list[Check]]:
+    """monotone() as a test on per-seed runs (kit.verdicts): each step of `along` is the
+    per-seed difference of `metric`, paired by seed, against tolerance(step's runs, th)."""
+
+    def test(runs: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
+        out = []
+        for key, g in runs.groupby(list(others), sort=True):
+            steps = sorted(g[along].unique())
+            for a0, a1 in itertools.pairwise(steps):
+                r0, r1 = g[g[along] == a0], g[g[along] == a1]
+                v0 = dict(zip(r0["seed"], r0[metric].astype(float), strict=True))
+                v1 = dict(zip(r1["seed"], r1[metric].astype(float), strict=True))
+                iv = verdicts.difference(v0, v1)
+                tol = tolerance(pd.concat([r0, r1]), th)
+                outcome = verdicts.claim_outcome(iv, tol, 1 if rising else -1)
+                out.append(
+                    Check(
+                        f"{context(others, key)}, {along} {a0}->{a1}",
+                        outcome == verdicts.word("claim", "holds"),
+                        verdicts.evidence(
+                            metric, r0[metric].mean(), r1[metric].mean(), iv, tol, outcome
+                        ),
+                        outcome,
+                    )
+                )
+        return out
+
+    return test
+
+
 def verdict(checks: Sequence[Check], holds_frac: float) -> str:
     """One verdict in kit.verdicts' vocabulary over the comparisons' outcomes."""
     return verdicts.combined([c.result for c in checks], holds_frac)
@@ -108,8 +142,6 @@ def evaluate_claims(
     checked within; `seed_files` names the paper of each scope. Given our per-seed `runs`, a
     claim with a `test` is judged by it on them (kit.verdicts), else by `check` on the means.
     """
-    import pandas as pd
-
     rows = []
     for claim in claims:
         for scope in claim.scopes:

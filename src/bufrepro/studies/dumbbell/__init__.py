@@ -65,6 +65,7 @@ class Dumbbell(Study):
     )
     unstated = (
         "claims.delay_tolerance_pkts",
+        "claims.similar_frac",
         "topology.access_delay_ms",
         "topology.bottleneck_delay_ms",
         "topology.access_queue_pkts",

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from bufrepro.kit import verdicts
-from bufrepro.kit.claims import Check, Claim, context, monotone
+from bufrepro.kit.claims import Check, Claim, context, monotone, monotone_test
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -78,6 +78,19 @@ def _small_vs_large_test(runs: pd.DataFrame, th: Mapping[str, float]) -> list[Ch
     return out
 
 
+def _delay_tol(step: pd.DataFrame, th: Mapping[str, float]) -> float:
+    """A delay step's tolerance: delay_tolerance_pkts packet times at the faster bottleneck of
+    the step (the smaller packet time)."""
+    mbps = float(step["bottleneck_mbps"].max())
+    return th["delay_tolerance_pkts"] * packet_time_ms(th["packet_bytes"], mbps)
+
+
+def _throughput_tol(step: pd.DataFrame, th: Mapping[str, float]) -> float:
+    """A throughput step's tolerance: similar_frac of the step's mean throughput (what the
+    claims call similar)."""
+    return th["similar_frac"] * float(step["throughput"].abs().mean())
+
+
 def _flat_from_15(cells: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
     out = []
     for key, g in cells.groupby(["queue", "plr", "bottleneck_mbps"], sort=True):
@@ -126,6 +139,9 @@ CLAIMS: tuple[Claim, ...] = (
         "More packet loss lowers TCP throughput.",
         "Per (queue, bw, buffer) and each step up in plr: throughput falls.",
         monotone("plr", "throughput", False, ("queue", "bottleneck_mbps", "buffer")),
+        monotone_test(
+            "plr", "throughput", False, ("queue", "bottleneck_mbps", "buffer"), _throughput_tol
+        ),
     ),
     Claim(
         "loss_raises_delay",
@@ -133,6 +149,7 @@ CLAIMS: tuple[Claim, ...] = (
         "More packet loss raises the delay (paper 000, Experimental Results).",
         "Per (queue, bw, buffer) and each step up in plr: delay rises.",
         monotone("plr", "delay", True, ("queue", "bottleneck_mbps", "buffer")),
+        monotone_test("plr", "delay", True, ("queue", "bottleneck_mbps", "buffer"), _delay_tol),
     ),
     Claim(
         "loss_lowers_delay",
@@ -140,6 +157,7 @@ CLAIMS: tuple[Claim, ...] = (
         "More packet loss lowers the delay (paper 001, Section 4).",
         "Per (queue, bw, buffer) and each step up in plr: delay falls.",
         monotone("plr", "delay", False, ("queue", "bottleneck_mbps", "buffer")),
+        monotone_test("plr", "delay", False, ("queue", "bottleneck_mbps", "buffer"), _delay_tol),
     ),
     Claim(
         "faster_link_more_throughput",
@@ -147,6 +165,9 @@ CLAIMS: tuple[Claim, ...] = (
         "A faster bottleneck raises throughput.",
         "Per (queue, plr, buffer) and each step up in bottleneck bandwidth: throughput rises.",
         monotone("bottleneck_mbps", "throughput", True, ("queue", "plr", "buffer")),
+        monotone_test(
+            "bottleneck_mbps", "throughput", True, ("queue", "plr", "buffer"), _throughput_tol
+        ),
     ),
     Claim(
         "faster_link_less_delay",
@@ -154,5 +175,6 @@ CLAIMS: tuple[Claim, ...] = (
         "A faster bottleneck lowers delay.",
         "Per (queue, plr, buffer) and each step up in bottleneck bandwidth: delay falls.",
         monotone("bottleneck_mbps", "delay", False, ("queue", "plr", "buffer")),
+        monotone_test("bottleneck_mbps", "delay", False, ("queue", "plr", "buffer"), _delay_tol),
     ),
 )
