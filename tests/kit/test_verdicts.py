@@ -88,3 +88,9 @@ def test_several_cells_combine() -> None:
     assert v.combined([u, n, f], 0.9) == u
     assert v.combined(["not judged: too little data"], 0.9) == "not judged: too little data"
     assert v.combined([], 0.9).startswith("untestable")
+
+
+def test_a_missing_claim_point_is_untestable_not_judged_from_neighbours() -> None:
+    missing = v.word("claim", "untestable", point="s1 DropTail, buffer 0.1 BDP")
+    assert v.combined([missing], 0.9) == missing
+    assert v.combined([missing, "holds"], 0.9) == "holds"

@@ -119,7 +119,9 @@ def evidence(checks: Sequence[Check]) -> str:
     good = [c for c in checks if c.ok]
     text = f"{len(good)} of {len(checks)} comparisons hold"
     if bad:
-        text += "; against: " + "; ".join(f"{c.context} ({c.evidence})" for c in bad[:3])
+        text += "; against: " + "; ".join(
+            f"{c.context} ({c.evidence or c.result})" for c in bad[:3]
+        )
         if len(bad) > 3:
             text += f"; and {len(bad) - 3} more"
     elif good:

@@ -133,14 +133,16 @@ def band(mean_a: float, mean_b: float, frac: float, floor: float = 0.0) -> float
 def combined(outcomes: Sequence[str], holds_frac: float) -> str:
     """One verdict over several cells' outcomes: an outcome shared by at least holds_frac of the
     judged cells is the verdict; else partly when some cells hold; else undecided when some are
-    undecided, fails when some fail, no meaningful difference otherwise. No judged cell: not
-    judged (some cells lacked data) or untestable (no cell)."""
+    undecided, fails when some fail, no meaningful difference otherwise. No judged cell: the
+    first "untestable: no run at ...", else not judged (too little data), else (no cell at all)
+    untestable."""
     if not outcomes:
         return word("claim", "no_comparison")
     skip = word("claim", "not_judged")
-    judged = [o for o in outcomes if o != skip]
+    missing = [o for o in outcomes if o.startswith(word("claim", "no_comparison"))]
+    judged = [o for o in outcomes if o != skip and o not in missing]
     if not judged:
-        return skip
+        return missing[0] if missing else skip
     for key in ("holds", "fails", "no_difference", "undecided"):
         if sum(o == word("claim", key) for o in judged) >= holds_frac * len(judged):
             return word("claim", key)

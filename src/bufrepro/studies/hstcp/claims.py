@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 
+from bufrepro.kit import verdicts
 from bufrepro.kit.claims import Check, evidence, verdict
 from bufrepro.kit.stats import wide_means
 from bufrepro.kit.study import Block
-from bufrepro.studies.hstcp.params import KEYS, SEED_FILE, axis_ratios
+from bufrepro.studies.hstcp.params import CLAIM_FRACTIONS, KEYS, SEED_FILE, axis_ratios
 
 Curves = Mapping[tuple[str, str], Sequence[tuple[float, float]]]
 CheckFn = Callable[[Curves, Mapping[str, float]], list[Check]]
@@ -38,6 +38,12 @@ def _at(curve: Sequence[tuple[float, float]], frac: float) -> float:
     return next((v for f, v in curve if abs(f - frac) < 1e-9), math.nan)
 
 
+def untestable(where: str, frac: float) -> Check:
+    """The check of a claim point no run measured: "untestable: no run at ..."."""
+    point = f"{where}, buffer {frac:g} BDP"
+    return Check(point, False, "", verdicts.word("claim", "untestable", point=point))
+
+
 def check_util_at(frac: float, target: float, tol_key: str | None) -> CheckFn:
     """Checks: utilisation at `frac` >= target (- th[tol_key]) per (scenario, queue) curve."""
 
@@ -49,6 +55,7 @@ def check_util_at(frac: float, target: float, tol_key: str | None) -> CheckFn:
         for (scen, queue), curve in sorted(curves.items()):
             u = _at(curve, frac)
             if math.isnan(u):
+                out.append(untestable(f"{scen} {queue}", frac))
                 continue
             out.append(
                 Check(
@@ -72,7 +79,10 @@ def check_sharp_fall(
         below = [(f, u) for f, u in curve if f < 0.1 - 1e-9]
         u10 = _at(curve, 0.1)
         above = [(f, u) for f, u in curve if f > 0.1 + 1e-9]
-        if not below or math.isnan(u10) or not above:
+        if math.isnan(u10):
+            out.append(untestable(f"{scen} {queue}", 0.1))
+            continue
+        if not below or not above:
             continue
         f_lo, u_lo = below[0]
         f_hi, u_hi = above[-1]
@@ -114,9 +124,9 @@ CURVE_CLAIMS: tuple[tuple[str, str, str, CheckFn], ...] = (
     ),
 )
 QUEUES = ("DropTail", "RED")
-# The buffer fractions the curve claims name: on the flows' BDP axis the curve is interpolated
-# there (the grid's fractions of the R1-R2 BDP fall elsewhere on that axis).
-CLAIM_FRACTIONS = (0.1, 0.2)
+# A run planned at a claim fraction of the flows' BDP (params.claim_fractions, rounded to
+# CLAIM_DIGITS) lies within this of it on the flows' axis, and is read as that fraction.
+SNAP = 5e-4
 # Model-simulation agreement, judged over all fractions and separately below and from 0.1 BDP.
 AGREE_SPLITS: tuple[tuple[str, str, Callable[[float], bool]], ...] = (
     ("model_sim_agree", "every buffer fraction", lambda f: True),
@@ -126,17 +136,14 @@ AGREE_SPLITS: tuple[tuple[str, str, Callable[[float], bool]], ...] = (
 
 
 def on_flows_axis(curve: Sequence[tuple[float, float]], ratio: float) -> list[tuple[float, float]]:
-    """A curve re-expressed on the flows' BDP axis, plus points interpolated linearly at the
-    claims' fractions (CLAIM_FRACTIONS) that fall inside it."""
-    pts = sorted((f * ratio, u) for f, u in curve)
-    extra = []
-    for x in CLAIM_FRACTIONS:
-        if any(abs(f - x) < 1e-9 for f, _ in pts):
-            continue
-        for (f0, u0), (f1, u1) in itertools.pairwise(pts):
-            if f0 < x < f1:
-                extra.append((x, u0 + (u1 - u0) * (x - f0) / (f1 - f0)))
-    return sorted(pts + extra)
+    """A curve re-expressed on the flows' BDP axis; a run planned at a claim fraction of the
+    flows' BDP (within SNAP) reads as that fraction. Nothing is read between runs."""
+    return sorted((_snap(f * ratio), u) for f, u in curve)
+
+
+def _snap(x: float) -> float:
+    """x, or the claim fraction within SNAP of it."""
+    return next((c for c in CLAIM_FRACTIONS if abs(x - c) <= SNAP), x)
 
 
 def by_queue(curves: Mapping[tuple[str, str], Any], queue: str) -> dict[tuple[str, str], Any]:
@@ -241,8 +248,8 @@ def evaluate(
                     queue,
                     statement,
                     definition.replace("buffer fraction", "fraction of the flows' BDP")
-                    + " Axis: buffer / (C x mean RTT), not of the R1-R2 BDP; utilisation "
-                    "interpolated linearly between grid points.",
+                    + " Axis: buffer / (C x mean RTT), not of the R1-R2 BDP; read only at "
+                    "runs (the claim's fractions are planned on this axis too), never between.",
                     s_checks,
                     m_checks,
                     th,
