@@ -218,6 +218,7 @@ def queues_section(cfg: Mapping[str, Any], results: Path) -> dict[str, Any]:
                 "claims_caption": caption(study, "queues_claims", cfg),
                 "uri": _png_data_uri(figure),
                 "caption": caption(study, queues.FIGURE, cfg),
+                "aqm": queues.operating_point(plan.simulator_block(cfg, study, backend)),
             }
         )
     backends = sorted({b for _, b in chosen})
