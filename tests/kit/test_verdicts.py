@@ -84,8 +84,9 @@ def test_several_cells_combine() -> None:
     assert v.combined([h] * 9 + [u], 0.9) == h
     assert v.combined([h, h, f, f], 0.9) == "partly"
     assert v.combined([n, n, n], 0.9) == n
+    assert v.combined([h, f, f], 0.9) == f  # fewer than half hold: not "partly"
     assert v.combined([f, n], 0.9) == f
-    assert v.combined([u, n, f], 0.9) == u
+    assert v.combined([u, u, n, f], 0.9) == u
     assert v.combined(["not judged: too little data"], 0.9) == "not judged: too little data"
     assert v.combined([], 0.9).startswith("untestable")
 

@@ -132,10 +132,10 @@ def band(mean_a: float, mean_b: float, frac: float, floor: float = 0.0) -> float
 
 def combined(outcomes: Sequence[str], holds_frac: float) -> str:
     """One verdict over several cells' outcomes: an outcome shared by at least holds_frac of the
-    judged cells is the verdict; else partly when some cells hold; else undecided when some are
-    undecided, fails when some fail, no meaningful difference otherwise. No judged cell: the
-    first "untestable: no run at ...", else not judged (too little data), else (no cell at all)
-    untestable."""
+    judged cells is the verdict; else partly when at least half hold (its old meaning); else
+    the most common of fails, undecided and no meaningful difference (ties in that order). No
+    judged cell: the first "untestable: no run at ...", else not judged (too little data), else
+    (no cell at all) untestable."""
     if not outcomes:
         return word("claim", "no_comparison")
     skip = word("claim", "not_judged")
@@ -146,10 +146,10 @@ def combined(outcomes: Sequence[str], holds_frac: float) -> str:
     for key in ("holds", "fails", "no_difference", "undecided"):
         if sum(o == word("claim", key) for o in judged) >= holds_frac * len(judged):
             return word("claim", key)
-    for key in ("holds", "undecided", "fails"):
-        if word("claim", key) in judged:
-            return word("claim", "partly" if key == "holds" else key)
-    return word("claim", "no_difference")
+    if sum(o == word("claim", "holds") for o in judged) >= 0.5 * len(judged):
+        return word("claim", "partly")
+    rest = [word("claim", k) for k in ("fails", "undecided", "no_difference")]
+    return max(rest, key=lambda w: (judged.count(w), -rest.index(w)))
 
 
 def evidence(what: str, a: float, b: float, iv: Interval, tolerance: float, outcome: str) -> str:
