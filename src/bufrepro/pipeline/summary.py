@@ -147,6 +147,7 @@ def study_summary(study: str, tables: Path) -> dict[str, Any]:
         "values_in_pi": None,
         "values_with_pi": None,
         "median_abs_rel_diff": median_rel_diff(diff[ran]),
+        "cross_sim": cross_sim_text(tables),
         "claims_ours": _counts(claims["verdict"]),
         "claims_paper": _counts(claims["paper_table_verdict"]),
     }
@@ -177,6 +178,22 @@ def claims_text(counts: Mapping[str, int]) -> str:
     text = " / ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS[:-1])
     rest = [f"{counts[k]} {k}" for k in ("untestable", NOT_JUDGED) if counts.get(k)]
     return text + (f" ({', '.join(rest)})" if rest else "")
+
+
+def cross_sim_text(tables: Path) -> str:
+    """'ns3: 49 agree / 1 differ / 142 undecided of 192' from cross_sim_counts.csv (cell-metrics
+    both simulators ran); "" when the study ran on one simulator."""
+    path = tables / "cross_sim_counts.csv"
+    if not path.is_file():
+        return ""
+    counts = pd.read_csv(path)
+    if counts.empty:
+        return ""
+    parts = []
+    for sim, g in counts.groupby("simulator", sort=False):
+        words = [f"{int(g[k].sum())} {k}" for k in ("agree", "differ", "undecided")]
+        parts.append(f"{sim}: {' / '.join(words)} of {int(g['cells'].sum())}")
+    return "; ".join(parts)
 
 
 def ci_text(r: Mapping[str, Any]) -> str:
@@ -225,6 +242,7 @@ def display_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
                 or "none run",
                 "claims (ours)": claims_text(r["claims_ours"]),
                 "claims (paper's own table)": claims_text(r["claims_paper"]),
+                "cross-simulator": str(r.get("cross_sim", "")) or "one simulator",
                 "verdict": str(r["verdict"]),
             }
         )
