@@ -21,7 +21,8 @@ def verdicts(
 
 def test_claims_hold_on_a_curve_like_the_papers() -> None:
     # with the runs every profile plans at 0.1 and 0.2 of the flows' BDP (0.12, 0.24 of R1-R2)
-    s = summary_table({**GOOD, 0.12: 0.94, 0.24: 0.98}, jain={0.01: 0.7, 1.0: 0.95})
+    # (3 seeds, sd 0.01: the 90 % interval of a mean is +-0.017, clear of the bounds)
+    s = summary_table({**GOOD, 0.12: 0.94, 0.2: 0.995, 0.24: 0.995}, jain={0.01: 0.7, 1.0: 0.95})
     tf = pd.DataFrame({"case": ["under", "over"], "tput_ratio_short_long": [3.0, 1.4]})
     v = verdicts(s, model_for(s, 0.01), tf)
     assert v == {
@@ -50,13 +51,19 @@ def test_agreement_is_judged_below_and_from_a_tenth_separately() -> None:
 
 def test_the_flows_bdp_axis_moves_a_claim() -> None:
     # s1's R1-R2 BDP is 0.833 of its flows' BDP: 0.1 of the flows' BDP is the run planned at
-    # 0.12 of R1-R2 (params.claim_fractions), where this curve is 0.91; at 0.1 of R1-R2 it is 0.89.
+    # 0.12 of R1-R2 (params.claim_fractions), where this curve is 0.93; at 0.1 of R1-R2 it is 0.85.
     s = summary_table(
-        {0.01: 0.5, 0.05: 0.8, 0.1: 0.89, 0.12: 0.91, 0.2: 0.99, 0.24: 0.99, 0.5: 0.99, 1.0: 0.995}
+        {0.01: 0.5, 0.05: 0.8, 0.1: 0.85, 0.12: 0.93, 0.2: 0.99, 0.24: 0.99, 0.5: 0.99, 1.0: 0.995}
     )
     v = verdicts(s, model_for(s))
     assert v["util_90_at_10"] == "fails"
     assert v["util_90_at_10_flows_bdp"] == "holds"
+
+
+def test_a_utilisation_within_its_interval_of_the_bound_is_undecided() -> None:
+    # 0.895 at 0.1 of R1-R2, 3 seeds, sd 0.01: [0.878, 0.912] spans 0.89 (0.90 - util_tol).
+    s = summary_table({0.01: 0.5, 0.05: 0.8, 0.1: 0.895, 0.2: 0.99, 0.5: 0.99, 1.0: 0.995})
+    assert verdicts(s, model_for(s))["util_90_at_10"] == "undecided"
 
 
 def test_nothing_is_read_between_runs_on_the_flows_axis() -> None:

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 UNSTATED = (
+    "claims.util_tol",
     "topology.access_ratio",
     "topology.sink_delay_ms",
     "topology.access_queue_pkts",
