@@ -59,6 +59,9 @@ TINY: dict[str, Any] = {
             "timeseries_s": 0.05,
         },
         "model": {"extra_fractions": [0.5]},
+        # The grid alone: the claims' own fractions (params.claim_fractions) would more than
+        # double these runs; test_hstcp_claims checks that every profile plans them.
+        "claims": {"plan_points": False},
     },
 }
 

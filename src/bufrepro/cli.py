@@ -318,7 +318,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
         from bufrepro.pipeline import crosssim
 
         bad = crosssim.write(cfg, args.study, args.backend, Path("results"), Path(args.tables))
-        print(f"{args.study}: {bad} cell-metrics disagree between the simulators")
+        print(f"{args.study}: {bad} cell-metrics differ between the simulators")
     elif args.command.startswith("queues-"):
         _queues(cfg, args)
     elif args.command == "aggregate":

@@ -1,4 +1,4 @@
-"""The cross-simulator table: agreement by overlapping intervals or means within 10 %."""
+"""The cross-simulator table: agreement as equivalence (kit.verdicts), never from overlap."""
 
 from __future__ import annotations
 
@@ -6,55 +6,67 @@ import pandas as pd
 
 from bufrepro.kit import crosssim
 
+COLUMNS = ["buffer", "metric", "mean", "sd", "ci_low", "ci_high"]
 
-def _summary(rows: list[tuple[int, str, float, float, float]], n: int = 3) -> pd.DataFrame:
-    df = pd.DataFrame(rows, columns=["buffer", "metric", "mean", "ci_low", "ci_high"])
+
+def _summary(rows: list[tuple[int, str, float, float]], n: int = 6) -> pd.DataFrame:
+    df = pd.DataFrame([(*r, r[2] - r[3], r[2] + r[3]) for r in rows], columns=COLUMNS)
     return df.assign(n=n)
 
 
 def test_agreement_rules() -> None:
-    assert crosssim.agreement((10, 9, 11), (12, 10.8, 13)) == "overlap"
-    assert crosssim.agreement((10, 9.9, 10.1), (10.9, 10.8, 11)) == "within 10%"
-    assert crosssim.agreement((10, 9.9, 10.1), (12, 11.9, 12.1)) == "differ"
-    assert crosssim.agreement((0, 0, 0), (0, 0, 0)) == "within 10%"
-    # Two seeds: a t interval of +-12.7 sd overlaps anything; it decides nothing.
-    assert crosssim.agreement((10, -50, 70), (20, -40, 80), n=2) == "too few seeds"
-    assert crosssim.agreement((10, -50, 70), (10.5, -40, 80), n=2) == "within 10%"
+    assert crosssim.agreement((6, 10, 0.1), (6, 10.3, 0.1))[0] == "agree"
+    assert crosssim.agreement((6, 10, 0.1), (6, 12, 0.1))[0] == "differ"
+    assert crosssim.agreement((3, 0, 0), (3, 0, 0))[0] == "agree"
+    # Overlapping wide intervals: undecided, not agree.
+    assert crosssim.agreement((3, 10, 20), (3, 12, 20))[0] == "undecided"
+    assert crosssim.agreement((1, 10, float("nan")), (3, 12, 1))[0] == (
+        "not judged: too little data"
+    )
+    # Drop counts near zero: compared within a few packets.
+    assert crosssim.agreement((6, 0.5, 0.5), (6, 2.0, 0.5), "tcp_drops_queue")[0] == "agree"
 
 
 def test_table_and_counts() -> None:
-    a = _summary([(5, "x", 10, 9, 11), (5, "y", 1, 0.9, 1.1), (9, "x", 3, 3, 3)])
-    b = _summary([(5, "x", 10.5, 10, 11), (5, "y", 2, 1.9, 2.1)])
+    a = _summary([(5, "x", 10, 0.1), (5, "y", 1, 0.01), (9, "x", 3, 0)])
+    b = _summary([(5, "x", 10.2, 0.1), (5, "y", 2, 0.01), (7, "x", 4, 0.1)])
     cross = crosssim.table(a, b, ["buffer"], ["x", "y"], ("ns2", "ns3"))
     assert list(cross.columns[:4]) == ["buffer", "metric", "ns2_n", "ns2_mean"]
-    assert len(cross) == 3  # cell 9 only on one side: listed, not compared
-    assert list(cross["how"]) == ["within 10%", "differ", "ns2 only"]
-    assert list(cross["agree"]) == [True, False, False]
-    assert cross["ratio"].tolist()[:2] == [1.05, 2.0]
+    # compared cells first; cells only one side ran after them, nothing compared
+    assert list(cross["how"]) == ["agree", "differ", "ns3 only", "ns2 only"]
+    assert list(cross["agree"]) == [True, False, False, False]
+    assert cross["ratio"].tolist()[:2] == [1.02, 2.0]
+    assert cross["ratio"].isna().tolist()[2:] == [True, True]
     counts = crosssim.counts(cross, "s", ["x", "y"])
     assert counts.to_dict("records") == [
-        {"study": "s", "metric": "x", "cells": 1, "agree": 1, "disagree": 0, "undecided": 0},
-        {"study": "s", "metric": "y", "cells": 1, "agree": 0, "disagree": 1, "undecided": 0},
+        {"study": "s", "metric": "x", "cells": 1, "agree": 1, "differ": 0}
+        | {"undecided": 0, "not_judged": 0},
+        {"study": "s", "metric": "y", "cells": 1, "agree": 0, "differ": 1}
+        | {"undecided": 0, "not_judged": 0},
     ]
 
 
+def test_a_zero_mean_gives_no_inf_ratio() -> None:
+    a = _summary([(5, "x", 0, 0)])
+    b = _summary([(5, "x", 9.7, 16.8)], n=3)
+    cross = crosssim.table(a, b, ["buffer"], ["x"], ("ns2", "ns3"))
+    assert cross["ratio"].isna().all()
+    assert list(cross["how"]) == ["undecided"]
+
+
 def test_every_further_simulator_is_compared_against_the_reference() -> None:
-    a = _summary([(5, "x", 10, 9, 11), (9, "x", 3, 3, 3)])
-    b = _summary([(5, "x", 10.5, 10, 11), (9, "x", 3, 3, 3)])
-    c = _summary([(5, "x", 20, 19, 21)])
+    a = _summary([(5, "x", 10, 0.1), (9, "x", 3, 0)])
+    b = _summary([(5, "x", 10.5, 0.1), (9, "x", 3, 0)])
+    c = _summary([(5, "x", 20, 0.1)])
     cross = crosssim.against_each(("ns2", a), [("ns3", b), ("omnet", c)], ["buffer"], ["x"])
     assert list(cross.columns[:3]) == ["buffer", "metric", "simulator"]
     assert {"ns2_mean", "ns3_mean", "omnet_mean", "ratio", "how", "agree"} <= set(cross.columns)
     assert list(cross["simulator"]) == ["ns3", "ns3", "omnet", "omnet"]
-    assert list(cross["how"]) == ["within 10%", "within 10%", "differ", "ns2 only"]
-    assert cross["ratio"].tolist()[:3] == [1.05, 1.0, 2.0]
-    # the reference's columns on every row, each further simulator's on its own rows only
+    assert list(cross["how"]) == ["agree", "agree", "differ", "ns2 only"]
     assert cross["ns2_mean"].notna().all()
     assert cross["omnet_mean"].isna().tolist() == [True, True, False, True]
     counts = crosssim.counts_each(cross, "s", ["x"])
-    assert counts.to_dict("records") == [
-        {"study": "s", "simulator": "ns3", "metric": "x", "cells": 2, "agree": 2}
-        | {"disagree": 0, "undecided": 0},
-        {"study": "s", "simulator": "omnet", "metric": "x", "cells": 1, "agree": 0}
-        | {"disagree": 1, "undecided": 0},
+    assert counts[["simulator", "cells", "agree", "differ"]].to_dict("records") == [
+        {"simulator": "ns3", "cells": 2, "agree": 2, "differ": 0},
+        {"simulator": "omnet", "cells": 1, "agree": 0, "differ": 1},
     ]

@@ -187,3 +187,35 @@ def queues_figure(cells: pd.DataFrame) -> Figure:
     from bufrepro.kit.tradeoff import delay_vs_throughput
 
     return delay_vs_throughput(cells, hstcp_queues.words()["axes"])
+
+
+def test_the_aqms_operating_point_is_each_rates_packet_time_beside_the_targets() -> None:
+    block = {"grid": {"bottleneck_mbps": [0.05, 0.1, 0.5]}, "tcp": {"mss_bytes": 1460}}
+    made = queues.operating_point(block)
+    assert [r.split(" (")[0] for r in made["rows"]] == [
+        "0.05 Mb/s: one 1500 B packet takes 240 ms to send",
+        "0.1 Mb/s: one 1500 B packet takes 120 ms to send",
+        "0.5 Mb/s: one 1500 B packet takes 24 ms to send",
+    ]
+    assert "24x CoDel's 5 ms target, 8x PIE's 15 ms reference" in made["rows"][1]
+    assert "RFC 8290" in made["advice"]
+    scenarios = {"scenarios": {"s1": {"bottleneck_mbps": 50}}, "packet_bytes": 1000}
+    assert queues.link_rates({**scenarios, "grid": {"scenario": ["s1"]}}) == [50.0]
+
+
+def test_the_figures_points_carry_goodput_and_intervals() -> None:
+    rows = []
+    for metric, mean in (
+        ("tcp_throughput_kbps", 80.0),
+        ("tcp_goodput_kbps", 60.0),
+        ("tcp_delay_ms_mean", 300.0),
+    ):
+        cell = {"queue": "CoDel", "plr": 0.01, "bottleneck_mbps": 0.1, "buffer": 5}
+        rows.append(
+            {**cell, "metric": metric, "n": 3, "mean": mean, "sd": 1.0}
+            | {"ci_low": mean - 2, "ci_high": mean + 2}
+        )
+    made = STUDY.queue_cells({}, pd.DataFrame(rows))
+    r = made.iloc[0]
+    assert (r["throughput"], r["goodput"], r["delay"]) == (80.0, 60.0, 300.0)
+    assert (r["goodput_low"], r["goodput_high"], r["delay_low"]) == (58.0, 62.0, 298.0)

@@ -77,11 +77,21 @@ def test_study_summary_counts(tmp_path: Path) -> None:
     assert row["median_abs_rel_diff"] == pytest.approx(
         {"link_utilisation": 0.0556, "tcp_delay_ms_mean": 0.105}
     )
-    assert row["claims_ours"] == {"holds": 1, "partly": 0, "fails": 1, "untestable": 1}
+    assert row["claims_ours"] == {
+        "holds": 1,
+        "partly": 0,
+        "fails": 1,
+        "no meaningful difference": 0,
+        "undecided": 0,
+        "untestable": 1,
+        "not judged": 0,
+    }
     assert row["verdict"] == summary.NO_CALIBRATION and row["values_with_pi"] is None
     text = summary.display_rows([row])[0]
     assert text["inside 95% CI"].startswith("1 of 2 judged; 1 from n < 5 seeds not judged")
-    assert text["claims (ours)"] == "1 holds / 0 partly / 1 fails (1 untestable)"
+    assert text["claims (ours)"] == (
+        "1 holds / 0 partly / 1 fails / 0 no meaningful difference / 0 undecided (1 untestable)"
+    )
 
 
 def test_prediction_interval_and_verdict_are_used_when_present(tmp_path: Path) -> None:

@@ -5,19 +5,27 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    import pandas as pd
+import pandas as pd
+
+from bufrepro.kit import verdicts
 
 
 @dataclass(frozen=True)
 class Check:
-    """One comparison behind a claim: where, whether it agreed, and the numbers."""
+    """One comparison behind a claim: where, whether it agreed, and the numbers; `outcome` is
+    its word in kit.verdicts' vocabulary (a test's), else holds or fails from `ok`."""
 
     context: str
     ok: bool
     evidence: str
+    outcome: str = ""
+
+    @property
+    def result(self) -> str:
+        if self.outcome:
+            return self.outcome
+        return verdicts.word("claim", "holds" if self.ok else "fails")
 
 
 @dataclass(frozen=True)
@@ -29,6 +37,9 @@ class Claim:
     statement: str
     definition: str
     check: Callable[[pd.DataFrame, Mapping[str, float]], list[Check]]
+    # The test on per-seed runs (kit.verdicts): used on our runs when they are given; the
+    # paper's table (one value per cell) is always read by `check`.
+    test: Callable[[pd.DataFrame, Mapping[str, float]], list[Check]] | None = None
 
 
 def context(keys: Sequence[str], values: object) -> str:
@@ -60,14 +71,45 @@ def monotone(
     return check
 
 
+def monotone_test(
+    along: str,
+    metric: str,
+    rising: bool,
+    others: Sequence[str],
+    tolerance: Callable[[pd.DataFrame, Mapping[str, float]], float],
+) -> Callable[[pd.DataFrame, Mapping[str, float]], list[Check]]:
+    """monotone() as a test on per-seed runs (kit.verdicts): each step of `along` is the
+    per-seed difference of `metric`, paired by seed, against tolerance(step's runs, th)."""
+
+    def test(runs: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
+        out = []
+        for key, g in runs.groupby(list(others), sort=True):
+            steps = sorted(g[along].unique())
+            for a0, a1 in itertools.pairwise(steps):
+                r0, r1 = g[g[along] == a0], g[g[along] == a1]
+                v0 = dict(zip(r0["seed"], r0[metric].astype(float), strict=True))
+                v1 = dict(zip(r1["seed"], r1[metric].astype(float), strict=True))
+                iv = verdicts.difference(v0, v1)
+                tol = tolerance(pd.concat([r0, r1]), th)
+                outcome = verdicts.claim_outcome(iv, tol, 1 if rising else -1)
+                out.append(
+                    Check(
+                        f"{context(others, key)}, {along} {a0}->{a1}",
+                        outcome == verdicts.word("claim", "holds"),
+                        verdicts.evidence(
+                            metric, r0[metric].mean(), r1[metric].mean(), iv, tol, outcome
+                        ),
+                        outcome,
+                    )
+                )
+        return out
+
+    return test
+
+
 def verdict(checks: Sequence[Check], holds_frac: float) -> str:
-    """holds / partly / fails / untestable from the share of agreeing comparisons."""
-    if not checks:
-        return "untestable"
-    share = sum(c.ok for c in checks) / len(checks)
-    if share >= holds_frac:
-        return "holds"
-    return "partly" if share >= 0.5 else "fails"
+    """One verdict in kit.verdicts' vocabulary over the comparisons' outcomes."""
+    return verdicts.combined([c.result for c in checks], holds_frac)
 
 
 def evidence(checks: Sequence[Check]) -> str:
@@ -75,9 +117,11 @@ def evidence(checks: Sequence[Check]) -> str:
         return "no comparison possible with the configured grid"
     bad = [c for c in checks if not c.ok]
     good = [c for c in checks if c.ok]
-    text = f"{len(good)} of {len(checks)} comparisons agree"
+    text = f"{len(good)} of {len(checks)} comparisons hold"
     if bad:
-        text += "; against: " + "; ".join(f"{c.context} ({c.evidence})" for c in bad[:3])
+        text += "; against: " + "; ".join(
+            f"{c.context} ({c.evidence or c.result})" for c in bad[:3]
+        )
         if len(bad) > 3:
             text += f"; and {len(bad) - 3} more"
     elif good:
@@ -92,22 +136,27 @@ def evaluate_claims(
     thresholds: Mapping[str, float],
     scope_key: str | None = None,
     seed_files: Mapping[str, str] | None = None,
+    runs: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """A verdict per claim (and scope), on our cell means and on the paper's own table.
 
     A claim's `scopes` are values of `scope_key` (e.g. the queue, one per paper) that it is
-    checked within; `seed_files` names the paper of each scope.
+    checked within; `seed_files` names the paper of each scope. Given our per-seed `runs`, a
+    claim with a `test` is judged by it on them (kit.verdicts), else by `check` on the means.
     """
-    import pandas as pd
-
     rows = []
     for claim in claims:
         for scope in claim.scopes:
-            ours_s, paper_s = ours, paper
+            ours_s, paper_s, runs_s = ours, paper, runs
             if scope_key is not None:
                 ours_s = ours[ours[scope_key] == scope]
                 paper_s = paper[paper[scope_key] == scope]
-            ours_checks = claim.check(ours_s, thresholds)
+                if runs is not None:
+                    runs_s = runs[runs[scope_key] == scope]
+            if claim.test is not None and runs_s is not None:
+                ours_checks = claim.test(runs_s, thresholds)
+            else:
+                ours_checks = claim.check(ours_s, thresholds)
             paper_checks = claim.check(paper_s, thresholds)
             rows.append(
                 {

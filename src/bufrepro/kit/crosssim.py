@@ -1,33 +1,51 @@
-"""The cross-simulator table: per cell and metric, two simulators' means and 95 % intervals."""
+"""The cross-simulator table: per cell and metric, two simulators' results and their agreement."""
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Sequence
 
 import pandas as pd
 
-# Two means "agree" when their intervals overlap or they are within this fraction of each other.
+from bufrepro.kit import verdicts
+
+# The equivalence band: two simulators agree on a cell when the 95 % interval of the difference
+# of their means lies inside +-WITHIN_FRAC of the larger mean (kit.verdicts.agreement) ...
 WITHIN_FRAC = 0.10
-# Fewer seeds a side than this: its t interval (1 degree of freedom: +-12.7 sd) says too little
-# for an overlap to count; only means within WITHIN_FRAC agree, and other cells are undecided.
-OVERLAP_MIN_SEEDS = 3
-AGREE = ("overlap", "within 10%")
+# ... or inside the metric's own band where that is wider: drop counts near zero are compared
+# within a few packets (one or two drops in a 20 s run are no disagreement).
+BAND_FLOORS: tuple[tuple[str, float], ...] = ((r"drops", 3.0),)
+AGREE = verdicts.word("agreement", "agree")
+DIFFER = verdicts.word("agreement", "differ")
+UNDECIDED = verdicts.word("agreement", "undecided")
+NOT_JUDGED = verdicts.word("agreement", "not_judged")
+COLS = ("n", "mean", "sd", "ci_low", "ci_high")
+
+
+def floor(metric: str) -> float:
+    """The metric's own band (0 when it has none)."""
+    return max((f for pattern, f in BAND_FLOORS if re.search(pattern, metric)), default=0.0)
 
 
 def agreement(
-    a: tuple[float, float, float], b: tuple[float, float, float], n: int = OVERLAP_MIN_SEEDS
-) -> str:
-    """How two results (mean, ci_low, ci_high) over n seeds (the fewer side's) compare:
-    "within 10%" (means), "overlap" (95 % intervals, n >= OVERLAP_MIN_SEEDS), "differ", or "too few
-    seeds" (n < OVERLAP_MIN_SEEDS and the means more than 10 % apart)."""
-    scale = max(abs(a[0]), abs(b[0]))
-    if scale == 0 or abs(a[0] - b[0]) <= WITHIN_FRAC * scale:
-        return "within 10%"
-    if n < OVERLAP_MIN_SEEDS:
-        return "too few seeds"
-    if max(a[1], b[1]) <= min(a[2], b[2]):
-        return "overlap"
-    return "differ"
+    a: tuple[int, float, float], b: tuple[int, float, float], metric: str = ""
+) -> tuple[str, verdicts.Interval, float]:
+    """How two results (n, mean, sd) compare: agree / differ / undecided / not judged (kit
+    .verdicts.agreement on Welch's 95 % interval of b - a), with the interval and the band."""
+    iv = verdicts.welch(a, b, verdicts.AGREE_CONFIDENCE)
+    band = verdicts.band(a[1], b[1], WITHIN_FRAC, floor(metric))
+    if a[1] == b[1] and a[2] == 0 and b[2] == 0:
+        return AGREE, iv, band
+    return verdicts.agreement(iv, band), iv, band
+
+
+def _ratio(x: float, y: float) -> float:
+    """y / x, nan where it is not a finite number (never inf)."""
+    if not x or math.isnan(x) or math.isnan(y):
+        return math.nan
+    r = y / x
+    return r if math.isfinite(r) else math.nan
 
 
 def table(
@@ -37,62 +55,66 @@ def table(
     metrics: Sequence[str],
     names: tuple[str, str],
 ) -> pd.DataFrame:
-    """keys..., metric, <a>_n, <a>_mean, <a>_ci_low, <a>_ci_high, <b>_..., ratio (b / a), how,
-    agree (how is "overlap" or "within 10%").
+    """keys..., metric, <a>_n, <a>_mean, <a>_sd, <a>_ci_low, <a>_ci_high, <b>_..., ratio (b / a),
+    diff (b - a), diff_low, diff_high (its 95 % interval), band, how, agree (how is "agree").
 
     `first` and `second` are two simulators' summary tables (kit.stats.summarise); a cell only
-    one has (e.g. a queue only ns-3 runs) is listed with how "<simulator> only", never agreeing.
+    one has (e.g. a queue only ns-3 runs) is listed after the compared ones with how
+    "<simulator> only" and nothing compared.
     """
     a, b = names
-    cols = ["n", "mean", "ci_low", "ci_high"]
-    left = first[first["metric"].isin(metrics)][[*keys, "metric", *cols]]
-    right = second[second["metric"].isin(metrics)][[*keys, "metric", *cols]]
+    left = first[first["metric"].isin(metrics)][[*keys, "metric", *COLS]]
+    right = second[second["metric"].isin(metrics)][[*keys, "metric", *COLS]]
     both = left.merge(right, on=[*keys, "metric"], how="outer", suffixes=(f"_{a}", f"_{b}"))
-    both = both.rename(columns={f"{c}_{s}": f"{s}_{c}" for c in cols for s in names})
+    both = both.rename(columns={f"{c}_{s}": f"{s}_{c}" for c in COLS for s in names})
     both["ratio"] = [
-        (y / x) if x else float("nan")
-        for x, y in zip(both[f"{a}_mean"], both[f"{b}_mean"], strict=True)
+        _ratio(x, y) for x, y in zip(both[f"{a}_mean"], both[f"{b}_mean"], strict=True)
     ]
-    trio = ("mean", "ci_low", "ci_high")
-    both["how"] = [
-        f"{b} only"
-        if pd.isna(row[f"{a}_mean"])
-        else f"{a} only"
-        if pd.isna(row[f"{b}_mean"])
-        else agreement(
-            tuple(row[f"{a}_{c}"] for c in trio),
-            tuple(row[f"{b}_{c}"] for c in trio),
-            int(min(row[f"{a}_n"], row[f"{b}_n"])),
-        )
-        for _, row in both.iterrows()
-    ]
-    both["agree"] = both["how"].isin(AGREE)
+    rows = []
+    for _, row in both.iterrows():
+        if pd.isna(row[f"{a}_mean"]) or pd.isna(row[f"{b}_mean"]):
+            only = b if pd.isna(row[f"{a}_mean"]) else a
+            rows.append((math.nan, math.nan, math.nan, math.nan, f"{only} only"))
+            continue
+        trio = [tuple(row[f"{s}_{c}"] for c in ("n", "mean", "sd")) for s in names]
+        sides = [(int(n), float(m), float(sd)) for n, m, sd in trio]
+        how, iv, band = agreement(sides[0], sides[1], str(row["metric"]))
+        rows.append((iv.estimate, iv.low, iv.high, band, how))
+    cols = ["diff", "diff_low", "diff_high", "band", "how"]
+    both[cols] = pd.DataFrame(rows, columns=cols, index=both.index)
+    both["agree"] = both["how"] == AGREE
     order = {m: i for i, m in enumerate(metrics)}
     both["_m"] = both["metric"].map(order)
-    both = both.sort_values([*keys, "_m"], kind="mergesort").drop(columns="_m")
-    return both.reset_index(drop=True)
+    both["_only"] = both["how"].str.endswith(" only")
+    both = both.sort_values(["_only", *keys, "_m"], kind="mergesort")
+    return both.drop(columns=["_m", "_only"]).reset_index(drop=True)
+
+
+def compared(cross: pd.DataFrame) -> pd.DataFrame:
+    """The rows of cells both simulators ran."""
+    return cross[~cross["how"].str.endswith(" only")]
 
 
 def counts(cross: pd.DataFrame, study: str, metrics: Sequence[str]) -> pd.DataFrame:
-    """Per metric: cells compared, how many agree, differ, and are undecided (too few seeds)."""
+    """Per metric: cells both simulators ran, and how many agree, differ, are undecided (the
+    interval spans the band) and not judged (too little data)."""
     rows = []
     for metric in metrics:
-        part = cross[(cross["metric"] == metric) & ~cross["how"].str.endswith(" only")]
+        part = compared(cross[cross["metric"] == metric])
         if part.empty:
             continue
-        agree = int(part["agree"].sum())
-        undecided = int((part["how"] == "too few seeds").sum())
         rows.append(
             {
                 "study": study,
                 "metric": metric,
                 "cells": len(part),
-                "agree": agree,
-                "disagree": len(part) - agree - undecided,
-                "undecided": undecided,
+                "agree": int((part["how"] == AGREE).sum()),
+                "differ": int((part["how"] == DIFFER).sum()),
+                "undecided": int((part["how"] == UNDECIDED).sum()),
+                "not_judged": int((part["how"] == NOT_JUDGED).sum()),
             }
         )
-    columns = ["study", "metric", "cells", "agree", "disagree", "undecided"]
+    columns = ["study", "metric", "cells", "agree", "differ", "undecided", "not_judged"]
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -111,15 +133,15 @@ def against_each(
         part = table(first, second, keys, metrics, (name, other))
         part.insert(len(keys) + 1, "simulator", other)
         parts.append(part)
-    cols = ["n", "mean", "ci_low", "ci_high"]
     order = [
         *keys,
         "metric",
         "simulator",
-        *(f"{s}_{c}" for s in (name, *dict(others)) for c in cols),
+        *(f"{s}_{c}" for s in (name, *dict(others)) for c in COLS),
     ]
     both = pd.concat(parts, ignore_index=True)
-    return both[[*order, "ratio", "how", "agree"]]
+    rest = ["ratio", "diff", "diff_low", "diff_high", "band", "how", "agree"]
+    return both[[*order, *rest]]
 
 
 def counts_each(cross: pd.DataFrame, study: str, metrics: Sequence[str]) -> pd.DataFrame:
@@ -130,5 +152,5 @@ def counts_each(cross: pd.DataFrame, study: str, metrics: Sequence[str]) -> pd.D
         part = counts(cross[cross["simulator"] == other], study, metrics)
         part.insert(1, "simulator", other)
         parts.append(part)
-    columns = ["study", "simulator", "metric", "cells", "agree", "disagree", "undecided"]
+    columns = ["study", "simulator", "metric", "cells", "agree", "differ", "undecided"]
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)

@@ -95,3 +95,10 @@ def wide_means(summary: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
     wide = summary.pivot_table(index=list(keys), columns="metric", values="mean", sort=True)
     wide.columns.name = None
     return wide.reset_index()
+
+
+def wide_column(summary: pd.DataFrame, keys: Sequence[str], column: str) -> pd.DataFrame:
+    """One row per cell, one column per metric holding its `column` (e.g. ci_low)."""
+    wide = summary.pivot_table(index=list(keys), columns="metric", values=column, sort=True)
+    wide.columns.name = None
+    return wide.reset_index()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import pandas as pd
 import seaborn as sns
@@ -30,13 +31,50 @@ def _minor(value: float, _pos: int) -> str:
     return text if text.lstrip("0.")[:1] in ("2", "5") else ""
 
 
+def _bars(q: pd.DataFrame, column: str, centre: str) -> list[list[float]] | None:
+    """Error bars (below, above) of `centre` from <column>_low/_high; None without them."""
+    low, high = f"{column}_low", f"{column}_high"
+    if low not in q or high not in q:
+        return None
+    below = (q[centre] - q[low]).clip(lower=0).fillna(0)
+    above = (q[high] - q[centre]).clip(lower=0).fillna(0)
+    return [list(below), list(above)]
+
+
+def _points(
+    ax: Any, q: pd.DataFrame, rate: str, colour: str, sizes: list[float], hollow: bool
+) -> None:
+    """One queue's line of (rate, delay) points, with each point's intervals as bars."""
+    ax.plot(q[rate], q["delay"], color=colour, lw=1, alpha=0.7, ls="--" if hollow else "-")
+    ax.errorbar(
+        q[rate],
+        q["delay"],
+        xerr=_bars(q, rate, rate),
+        yerr=_bars(q, "delay", "delay"),
+        fmt="none",
+        ecolor=colour,
+        elinewidth=0.6,
+        alpha=0.6,
+    )
+    ax.scatter(
+        q[rate],
+        q["delay"],
+        s=sizes,
+        color="white" if hollow else colour,
+        edgecolors=colour if hollow else "black",
+        linewidths=0.8 if hollow else 0.3,
+        zorder=3,
+    )
+
+
 def delay_vs_throughput(cells: pd.DataFrame, axes: Mapping[str, str]) -> Figure:
     """Mean delay (log axis) against mean throughput, one panel per `panel`, one line per queue
     through its buffers in order, the marker growing with the buffer.
 
-    `cells` has columns panel, queue, buffer, throughput, delay (one row per cell); `axes` the
-    labels of throughput and delay, and the legend's title (legend). Panels keep their first
-    appearance's order, queues PALETTE's (others after it).
+    `cells` has columns panel, queue, buffer, throughput, delay (one row per cell), and may
+    have goodput (drawn hollow beside throughput, dashed) and <column>_low/_high (95 %
+    intervals, drawn as bars); `axes` the labels of throughput and delay, and the legend's title
+    (legend). Panels keep their first appearance's order, queues PALETTE's (others after it).
     """
     sns.set_theme(style="whitegrid", context="paper")
     panels = list(dict.fromkeys(cells["panel"]))
@@ -56,16 +94,10 @@ def delay_vs_throughput(cells: pd.DataFrame, axes: Mapping[str, str]) -> Figure:
             if q.empty:
                 continue
             colour = PALETTE.get(str(queue), "gray")
-            ax.plot(q["throughput"], q["delay"], color=colour, lw=1, alpha=0.7)
-            ax.scatter(
-                q["throughput"],
-                q["delay"],
-                s=[size[b] for b in q["buffer"]],
-                color=colour,
-                edgecolors="black",
-                linewidths=0.3,
-                zorder=3,
-            )
+            for rate, hollow in (("throughput", False), ("goodput", True)):
+                if rate not in q:
+                    continue
+                _points(ax, q, rate, colour, [size[b] for b in q["buffer"]], hollow)
         ax.set_yscale("log")
         ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
         ax.yaxis.set_minor_formatter(FuncFormatter(_minor))

@@ -9,16 +9,18 @@ from typing import Any
 import pandas as pd
 
 from bufrepro import registry
-from bufrepro.kit import crosssim
-from bufrepro.pipeline import compare
+from bufrepro.kit import crosssim, prose
+from bufrepro.pipeline import compare, summary
+
+WORDS = Path(__file__).with_name("crosssim.yaml")
 
 
 def write(
     cfg: Mapping[str, Any], name: str, others: Sequence[str], results: Path, out_dir: Path
 ) -> int:
     """cross_sim.csv, cross_sim_counts.csv and cross_sim_published.csv of study `name`: its own
-    simulator against each further one of `others`; returns the number of disagreements
-    (undecided cells, from too few seeds, not counted). The study's own summary is
+    simulator against each further one of `others`; returns the number of cells that differ
+    (undecided ones not counted). The study's own summary is
     results/<name>/tables/summary.csv, a further simulator's
     results/<name>/<other>/tables/summary.csv; the metrics are its report_metrics."""
     study = registry.get(name)
@@ -26,13 +28,63 @@ def write(
     theirs = [(o, pd.read_csv(results / name / o / "tables" / "summary.csv")) for o in others]
     metrics = list(study.report_metrics)
     cross = crosssim.against_each((study.backend, own), theirs, list(study.grid_keys), metrics)
+    cross = clipped(reasons(cross, name, study.backend), [study.backend, *others])
     out_dir.mkdir(parents=True, exist_ok=True)
     cross.to_csv(out_dir / "cross_sim.csv", index=False, float_format="%.6f")
     counted = crosssim.counts_each(cross, name, metrics)
     counted.to_csv(out_dir / "cross_sim_counts.csv", index=False)
     gap = published_gap(cfg, name, others, results)
     gap.to_csv(out_dir / "cross_sim_published.csv", index=False, float_format="%.4f")
-    return int(counted["disagree"].sum()) if len(counted) else 0
+    return int(counted["differ"].sum()) if len(counted) else 0
+
+
+def reason(row: Mapping[Any, Any], study: str, sides: Sequence[str]) -> str:
+    """Why a compared cell does not agree: crosssim.yaml's known reason for a difference, or
+    "unexplained"; for an undecided cell its interval against the band ("" when it agrees)."""
+    w = prose.load(WORDS)
+    how = str(row["how"])
+    if how == crosssim.DIFFER:
+        known = w["known"].get(study, {}).get(str(row["metric"]))
+        return str(known).strip() if known else str(w["unexplained"])
+    if how == crosssim.UNDECIDED:
+        n = min(int(row[f"{s}_n"]) for s in sides)
+        return prose.fill(
+            w["undecided"], low=row["diff_low"], high=row["diff_high"], band=row["band"], n=n
+        ).strip()
+    if how == crosssim.NOT_JUDGED:
+        return str(w["not_judged"])
+    return ""
+
+
+def reasons(cross: pd.DataFrame, study: str, reference: str) -> pd.DataFrame:
+    """The table with a column "reason" (after "how") for each cell that does not agree."""
+    out = cross.copy()
+    texts = [reason(r, study, (reference, str(r["simulator"]))) for r in out.to_dict("records")]
+    out.insert(list(out.columns).index("how") + 1, "reason", texts)
+    return out
+
+
+def clipped(cross: pd.DataFrame, sims: Sequence[str]) -> pd.DataFrame:
+    """Each simulator's interval clipped to the metric's physical bounds (summary.bounds: no
+    negative count or delay, no utilisation above 1), marked in a column "clipped"."""
+    w = prose.load(WORDS)
+    out = cross.copy()
+    marks: list[list[str]] = [[] for _ in range(len(out))]
+    limits = [summary.bounds(str(m)) for m in out["metric"]]
+    for sim in sims:
+        for col, pick in ((f"{sim}_ci_low", 0), (f"{sim}_ci_high", 1)):
+            if col not in out:
+                continue
+            values = []
+            for i, v in enumerate(out[col]):
+                bound = limits[i][pick]
+                beyond = pd.notna(v) and (v < bound if pick == 0 else v > bound)
+                if beyond:
+                    marks[i].append(prose.fill(w["clipped"], side=sim, bound=bound))
+                values.append(bound if beyond else v)
+            out[col] = values
+    out["clipped"] = ["; ".join(m) for m in marks]
+    return out
 
 
 def published_gap(

@@ -16,7 +16,16 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 WORDS = Path(__file__).with_name("queues.yaml")
-VERDICTS = ("holds", "partly", "fails", "untestable")
+# The verdicts' vocabulary (kit.verdicts), in the order the section groups the queues.
+VERDICTS = (
+    "holds",
+    "partly",
+    "fails",
+    "no meaningful difference",
+    "undecided",
+    "untestable",
+    "not judged: too little data",
+)
 COLUMNS = (
     "study",
     "paper",
@@ -146,7 +155,9 @@ def sentence(table: pd.DataFrame, scope: str, own_queues: Sequence[str]) -> str:
     )
     mine = part[part["queue"] == scope]
     own = w["own_joint"].join(
-        prose.fill(w["own"], verb=w["verb"][r["measured"]], simulator=r["simulator"])
+        prose.fill(
+            w["own"], verb=w["verb"].get(r["measured"], r["measured"]), simulator=r["simulator"]
+        )
         for r in mine.to_dict("records")
     )
     prefix = evidence.not_judged([])
@@ -253,3 +264,44 @@ def figure(cfg: Mapping[str, Any], name: str, other: str, results: Path) -> Figu
     summary = pd.read_csv(results / name / other / "tables" / "summary.csv")
     cells = study.queue_cells(plan.simulator_block(cfg, name, other), summary)
     return tradeoff.delay_vs_throughput(cells, study.queue_words()["axes"])
+
+
+def link_rates(block: Mapping[str, Any]) -> list[float]:
+    """The grid's bottleneck rates (Mb/s): grid.bottleneck_mbps, or its scenarios' rates."""
+    grid = block.get("grid", {})
+    if "bottleneck_mbps" in grid:
+        return sorted({float(r) for r in grid["bottleneck_mbps"]})
+    scenarios = block.get("scenarios", {})
+    names = grid.get("scenario", list(scenarios))
+    return sorted({float(scenarios[str(n)]["bottleneck_mbps"]) for n in names})
+
+
+def packet_bytes(block: Mapping[str, Any]) -> float:
+    """One data packet on the wire: packet_bytes, or the TCP MSS plus 40 B of headers."""
+    if "packet_bytes" in block:
+        return float(block["packet_bytes"])
+    return float(block.get("tcp", {}).get("mss_bytes", 1460)) + 40
+
+
+def operating_point(block: Mapping[str, Any]) -> dict[str, Any]:
+    """Each rate of the grid: its one-packet transmission time beside CoDel's target and PIE's
+    reference (rows, queues.yaml's words), and RFC 8290's advice (advice)."""
+    w = words()["aqm"]
+    codel, pie = float(w["targets"]["CoDel"]), float(w["targets"]["PIE"])
+    size = packet_bytes(block)
+    rows = []
+    for mbps in link_rates(block):
+        ms = size * 8 / (mbps * 1e3)
+        rows.append(
+            prose.fill(
+                w["row"],
+                mbps=mbps,
+                packet=size,
+                ms=ms,
+                codel=ms / codel,
+                codel_target=codel,
+                pie=ms / pie,
+                pie_target=pie,
+            )
+        )
+    return {"rows": rows, "advice": str(w["advice"]).strip()}

@@ -15,7 +15,15 @@ import pandas as pd
 from bufrepro import registry
 from bufrepro.kit.figures import png_data_uri
 from bufrepro.kit.paths import REPO_ROOT
-from bufrepro.pipeline import evidence, plan, queues, report_diff, report_text, summary
+from bufrepro.pipeline import (
+    evidence,
+    plan,
+    queues,
+    report_crosssim,
+    report_diff,
+    report_text,
+    summary,
+)
 
 AWK_DIR = REPO_ROOT / "awk"
 
@@ -74,10 +82,6 @@ def reproduced_table(study: str, tables: Path) -> str:
     return _html_table(wide)
 
 
-# The cross-simulator tables of a study run on further simulators (config key simulators).
-CROSS_SIM_TABLES = ("cross_sim_counts", "cross_sim_published", "cross_sim")
-
-
 def shown_table(study: str, name: str, tables: Path, cfg: Mapping[str, Any]) -> dict[str, Any]:
     """One of the study's further tables: heading, caption, HTML, and whether it starts open."""
     df = pd.read_csv(tables / f"{name}.csv", keep_default_na=False)
@@ -121,9 +125,15 @@ def study_section(study: str, cfg: Mapping[str, Any], results: Path) -> dict[str
         "seeds": block["seeds"],
         "measure": block.get("measure", {}),
         "tables": [
-            shown_table(study, t, tables, cfg)
-            for t in (*spec.shown_tables(), *CROSS_SIM_TABLES)
-            if t not in CROSS_SIM_TABLES or (tables / f"{t}.csv").is_file()
+            *(shown_table(study, t, tables, cfg) for t in spec.shown_tables()),
+            *report_crosssim.shown(
+                study,
+                tables,
+                list(spec.grid_keys),
+                lambda name: report_text.caption(study, name, cfg),
+                lambda df: _html_table(df, "{:.4g}"),
+                OPEN_TABLE_ROWS,
+            ),
         ],
         "readings": readings_section(study, cfg, results),
     }
@@ -204,6 +214,7 @@ def queues_section(cfg: Mapping[str, Any], results: Path) -> dict[str, Any]:
                 "claims_caption": caption(study, "queues_claims", cfg),
                 "uri": png_data_uri(figure),
                 "caption": caption(study, queues.FIGURE, cfg),
+                "aqm": queues.operating_point(plan.simulator_block(cfg, study, backend)),
             }
         )
     backends = sorted({b for _, b in chosen})

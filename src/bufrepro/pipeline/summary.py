@@ -16,7 +16,9 @@ from bufrepro.pipeline.evidence import MIN_SEEDS
 
 # Fewer seeds than this: the CI is shown, but the value is not called "inside CI" (the rule
 # that also labels a readings verdict "not judged": bufrepro.pipeline.evidence).
-VERDICTS = ("holds", "partly", "fails", "untestable")
+# The verdicts' vocabulary (kit.verdicts); "untestable" counts every "untestable: no run at ...".
+VERDICTS = ("holds", "partly", "fails", "no meaningful difference", "undecided", "untestable")
+NOT_JUDGED = "not judged"
 NO_CALIBRATION = "calibration not run"
 
 # Each diff value's status, from best to worst; "not run" is kept apart from "outside CI".
@@ -95,7 +97,11 @@ def median_rel_diff(diff: pd.DataFrame) -> dict[str, float]:
 
 
 def _counts(verdicts: pd.Series) -> dict[str, int]:
-    return {v: int((verdicts == v).sum()) for v in VERDICTS}
+    words = verdicts.astype(str)
+    out = {v: int((words == v).sum()) for v in VERDICTS}
+    out["untestable"] = int(words.str.startswith("untestable").sum())
+    out[NOT_JUDGED] = int(words.str.startswith(NOT_JUDGED).sum())
+    return out
 
 
 def verdict_line(tables: Path) -> tuple[str, str]:
@@ -141,6 +147,7 @@ def study_summary(study: str, tables: Path) -> dict[str, Any]:
         "values_in_pi": None,
         "values_with_pi": None,
         "median_abs_rel_diff": median_rel_diff(diff[ran]),
+        "cross_sim": cross_sim_text(tables),
         "claims_ours": _counts(claims["verdict"]),
         "claims_paper": _counts(claims["paper_table_verdict"]),
     }
@@ -166,9 +173,27 @@ def pct(v: float, signed: bool = False) -> str:
 
 
 def claims_text(counts: Mapping[str, int]) -> str:
-    """'2 holds / 1 partly / 0 fails (1 untestable)'."""
-    text = f"{counts['holds']} holds / {counts['partly']} partly / {counts['fails']} fails"
-    return text + (f" ({counts['untestable']} untestable)" if counts["untestable"] else "")
+    """'2 holds / 1 partly / 0 fails / 1 no meaningful difference / 0 undecided (1
+    untestable, 1 not judged)'."""
+    text = " / ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS[:-1])
+    rest = [f"{counts[k]} {k}" for k in ("untestable", NOT_JUDGED) if counts.get(k)]
+    return text + (f" ({', '.join(rest)})" if rest else "")
+
+
+def cross_sim_text(tables: Path) -> str:
+    """'ns3: 49 agree / 1 differ / 142 undecided of 192' from cross_sim_counts.csv (cell-metrics
+    both simulators ran); "" when the study ran on one simulator."""
+    path = tables / "cross_sim_counts.csv"
+    if not path.is_file():
+        return ""
+    counts = pd.read_csv(path)
+    if counts.empty:
+        return ""
+    parts = []
+    for sim, g in counts.groupby("simulator", sort=False):
+        words = [f"{int(g[k].sum())} {k}" for k in ("agree", "differ", "undecided")]
+        parts.append(f"{sim}: {' / '.join(words)} of {int(g['cells'].sum())}")
+    return "; ".join(parts)
 
 
 def ci_text(r: Mapping[str, Any]) -> str:
@@ -217,6 +242,7 @@ def display_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
                 or "none run",
                 "claims (ours)": claims_text(r["claims_ours"]),
                 "claims (paper's own table)": claims_text(r["claims_paper"]),
+                "cross-simulator": str(r.get("cross_sim", "")) or "one simulator",
                 "verdict": str(r["verdict"]),
             }
         )

@@ -64,6 +64,8 @@ class Dumbbell(Study):
         {"queue": "", "plr": "plr", "bottleneck_mbps": "bw", "buffer": "buf"}
     )
     unstated = (
+        "claims.delay_tolerance_pkts",
+        "claims.similar_frac",
         "topology.access_delay_ms",
         "topology.bottleneck_delay_ms",
         "topology.access_queue_pkts",

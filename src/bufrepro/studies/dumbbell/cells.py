@@ -26,3 +26,16 @@ def our_cells(summary: pd.DataFrame, metrics: Mapping[str, str] | None = None) -
     delay = metrics.get("tcp_delay_ms", "tcp_delay_ms_mean")
     throughput = metrics.get("tcp_throughput_kbps", "tcp_throughput_kbps")
     return wide_means(summary, KEYS).rename(columns={delay: "delay", throughput: "throughput"})
+
+
+def our_runs(runs: pd.DataFrame, metrics: Mapping[str, str] | None = None) -> pd.DataFrame | None:
+    """Our per-seed values with the columns the claims' tests read (keys, seed, delay,
+    throughput), as our_cells names them; None when the runs lack one of them."""
+    metrics = metrics or {}
+    delay = metrics.get("tcp_delay_ms", "tcp_delay_ms_mean")
+    throughput = metrics.get("tcp_throughput_kbps", "tcp_throughput_kbps")
+    columns = [*KEYS, "seed", delay, throughput]
+    if not set(columns) <= set(runs.columns):
+        return None
+    part = runs[columns]
+    return part.rename(columns={delay: "delay", throughput: "throughput"})

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from bufrepro.kit.claims import Check, Claim, context, monotone
+from bufrepro.kit import verdicts
+from bufrepro.kit.claims import Check, Claim, context, monotone, monotone_test
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -32,6 +33,62 @@ def _small_vs_large(cells: pd.DataFrame, th: Mapping[str, float]) -> list[Check]
             )
         )
     return out
+
+
+def packet_time_ms(packet_bytes: float, mbps: float) -> float:
+    """One packet's transmission time at the bottleneck, in ms."""
+    return packet_bytes * 8 / (mbps * 1e3)
+
+
+def _per_seed(g: pd.DataFrame, low: int, high: int, metric: str) -> dict[int, float]:
+    """Per seed, the metric's mean over the buffers in [low, high]."""
+    part = g[(g["buffer"] >= low) & (g["buffer"] <= high)]
+    means = part.groupby("seed")[metric].mean()
+    return {int(str(k)): float(v) for k, v in means.items()}
+
+
+def _small_vs_large_test(runs: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
+    """The claim as a test on per-seed values (kit.verdicts): small minus large buffers' delay,
+    paired by seed, against one packet's transmission time x delay_tolerance_pkts; where the
+    delay holds, the throughput must not fall below (1 - similar_frac) x the large buffers'."""
+    out = []
+    for key, g in runs.groupby(["queue", "plr", "bottleneck_mbps"], sort=True):
+        large, small = _per_seed(g, 15, 50, "delay"), _per_seed(g, 5, 10, "delay")
+        if not small or not large:
+            continue
+        mbps = float(g["bottleneck_mbps"].iloc[0])
+        tol = th["delay_tolerance_pkts"] * packet_time_ms(th["packet_bytes"], mbps)
+        iv = verdicts.difference(large, small)
+        outcome = verdicts.claim_outcome(iv, tol, -1)
+        t_large = _per_seed(g, 15, 50, "throughput")
+        t_iv = verdicts.difference(t_large, _per_seed(g, 5, 10, "throughput"))
+        t_tol = th["similar_frac"] * abs(sum(t_large.values()) / len(t_large))
+        if outcome == verdicts.word("claim", "holds") and not t_iv.low >= -t_tol:
+            worse = t_iv.high < -t_tol
+            outcome = verdicts.word("claim", "fails" if worse else "undecided")
+        a, b = sum(large.values()) / len(large), sum(small.values()) / len(small)
+        out.append(
+            Check(
+                context(["queue", "plr", "bw"], key),
+                outcome == verdicts.word("claim", "holds"),
+                verdicts.evidence("delay (ms), buffers 15-50 -> 5-10:", a, b, iv, tol, outcome),
+                outcome,
+            )
+        )
+    return out
+
+
+def _delay_tol(step: pd.DataFrame, th: Mapping[str, float]) -> float:
+    """A delay step's tolerance: delay_tolerance_pkts packet times at the faster bottleneck of
+    the step (the smaller packet time)."""
+    mbps = float(step["bottleneck_mbps"].max())
+    return th["delay_tolerance_pkts"] * packet_time_ms(th["packet_bytes"], mbps)
+
+
+def _throughput_tol(step: pd.DataFrame, th: Mapping[str, float]) -> float:
+    """A throughput step's tolerance: similar_frac of the step's mean throughput (what the
+    claims call similar)."""
+    return th["similar_frac"] * float(step["throughput"].abs().mean())
 
 
 def _flat_from_15(cells: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
@@ -61,8 +118,12 @@ CLAIMS: tuple[Claim, ...] = (
         ("DropTail", "RED"),
         "Buffers of 5-10 give lower delay at similar throughput than buffers of 15-50.",
         "Per (queue, plr, bw): mean delay over buffers 5-10 < mean over 15-50, and mean "
-        "throughput over 5-10 >= (1 - similar_frac) x mean over 15-50.",
+        "throughput over 5-10 >= (1 - similar_frac) x mean over 15-50. On our runs a test "
+        "(kit.verdicts): the per-seed delay difference, paired by seed, against "
+        "delay_tolerance_pkts packet times at the bottleneck; throughput not below "
+        "(1 - similar_frac) x 15-50's.",
         _small_vs_large,
+        _small_vs_large_test,
     ),
     Claim(
         "flat_from_15",
@@ -78,6 +139,9 @@ CLAIMS: tuple[Claim, ...] = (
         "More packet loss lowers TCP throughput.",
         "Per (queue, bw, buffer) and each step up in plr: throughput falls.",
         monotone("plr", "throughput", False, ("queue", "bottleneck_mbps", "buffer")),
+        monotone_test(
+            "plr", "throughput", False, ("queue", "bottleneck_mbps", "buffer"), _throughput_tol
+        ),
     ),
     Claim(
         "loss_raises_delay",
@@ -85,6 +149,7 @@ CLAIMS: tuple[Claim, ...] = (
         "More packet loss raises the delay (paper 000, Experimental Results).",
         "Per (queue, bw, buffer) and each step up in plr: delay rises.",
         monotone("plr", "delay", True, ("queue", "bottleneck_mbps", "buffer")),
+        monotone_test("plr", "delay", True, ("queue", "bottleneck_mbps", "buffer"), _delay_tol),
     ),
     Claim(
         "loss_lowers_delay",
@@ -92,6 +157,7 @@ CLAIMS: tuple[Claim, ...] = (
         "More packet loss lowers the delay (paper 001, Section 4).",
         "Per (queue, bw, buffer) and each step up in plr: delay falls.",
         monotone("plr", "delay", False, ("queue", "bottleneck_mbps", "buffer")),
+        monotone_test("plr", "delay", False, ("queue", "bottleneck_mbps", "buffer"), _delay_tol),
     ),
     Claim(
         "faster_link_more_throughput",
@@ -99,6 +165,9 @@ CLAIMS: tuple[Claim, ...] = (
         "A faster bottleneck raises throughput.",
         "Per (queue, plr, buffer) and each step up in bottleneck bandwidth: throughput rises.",
         monotone("bottleneck_mbps", "throughput", True, ("queue", "plr", "buffer")),
+        monotone_test(
+            "bottleneck_mbps", "throughput", True, ("queue", "plr", "buffer"), _throughput_tol
+        ),
     ),
     Claim(
         "faster_link_less_delay",
@@ -106,5 +175,6 @@ CLAIMS: tuple[Claim, ...] = (
         "A faster bottleneck lowers delay.",
         "Per (queue, plr, buffer) and each step up in bottleneck bandwidth: delay falls.",
         monotone("bottleneck_mbps", "delay", False, ("queue", "plr", "buffer")),
+        monotone_test("bottleneck_mbps", "delay", False, ("queue", "plr", "buffer"), _delay_tol),
     ),
 )

@@ -20,12 +20,13 @@ from bufrepro.kit.study import Block, Study, Tables
 from bufrepro.studies.hstcp import checks, params
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
     import pandas as pd
     from matplotlib.figure import Figure
 
 UNSTATED = (
+    "claims.util_tol",
     "topology.access_ratio",
     "topology.sink_delay_ms",
     "topology.access_queue_pkts",
@@ -142,6 +143,16 @@ class Hstcp(Study):
             "band": "%.6g",
         }
     )
+
+    def points(self, block: Block) -> list[tuple[Any, ...]]:
+        """The grid's points and the claims' own fractions (params.points)."""
+        return params.points(block)
+
+    def reading_block(self, block: Block, cells: Mapping[str, Sequence[Any]]) -> dict[str, Any]:
+        """The grid narrowed to `cells`, without the claims' own fractions: a reading diffs
+        the published cells, and its claims say "untestable: no run at ..." where it has none."""
+        narrowed = super().reading_block(block, cells)
+        return {**narrowed, "claims": {**narrowed.get("claims", {}), "plan_points": False}}
 
     def check(self, block: Block) -> list[str]:
         """Window, RED thresholds, scenarios, counter wrap, two-flow settings (checks.py)."""

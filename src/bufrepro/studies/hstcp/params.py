@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import Any
 
 from bufrepro.backends.fingerprint import fingerprint
+from bufrepro.kit import grid
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block
 
@@ -49,6 +50,38 @@ def axis_ratios(block: Block) -> dict[str, float]:
     return {
         str(n): bdp_pkts(sc, pkt) / flows_bdp_pkts(sc, pkt) for n, sc in block["scenarios"].items()
     }
+
+
+# The buffer fractions the paper's claims name (10 % and 20 % of the BDP). Every profile plans
+# them like any grid cell, on both axes - of the R1-R2 BDP, and of the flows' BDP expressed on
+# it (rounded to CLAIM_DIGITS) - so no claim reads a value between grid points.
+CLAIM_FRACTIONS = (0.1, 0.2)
+CLAIM_DIGITS = 4
+
+
+def claim_fractions(block: Block, scenario: str) -> list[float]:
+    """The R1-R2 fractions one scenario runs for the claims: CLAIM_FRACTIONS, then the same
+    fractions of the flows' BDP (x / axis ratio)."""
+    ratio = axis_ratios(block)[scenario]
+    flows = [round(x / ratio, CLAIM_DIGITS) for x in CLAIM_FRACTIONS]
+    return list(dict.fromkeys([*CLAIM_FRACTIONS, *flows]))
+
+
+def points(block: Block) -> list[tuple[Any, ...]]:
+    """The grid's points, then each (scenario, queue)'s claim fractions it lacks (unless
+    claims.plan_points is false, as in a reading of the readings stages)."""
+    base = grid.cross(block["grid"], KEYS)
+    if not block.get("claims", {}).get("plan_points", True):
+        return base
+    have = {(s, q, round(float(f), CLAIM_DIGITS)) for s, q, f in base}
+    extra = [
+        (s, q, f)
+        for s in block["grid"]["scenario"]
+        for q in block["grid"]["queue"]
+        for f in claim_fractions(block, str(s))
+        if (s, q, round(f, CLAIM_DIGITS)) not in have
+    ]
+    return [*base, *extra]
 
 
 def band_scenarios(block: Block) -> list[str]:

@@ -1,0 +1,170 @@
+"""Verdicts: a claim's test against its smallest effect of interest, and simulators' agreement."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from bufrepro.kit import prose
+from bufrepro.kit.stats import mean_sd, t_quantile
+
+WORDS = Path(__file__).with_name("verdicts.yaml")
+# A claim's test: two one-sided tests at alpha 0.05 (Schuirmann 1987), i.e. the 90 % interval of
+# the difference against +-tolerance; "holds" and "fails" are the one-sided 95 % tests beyond it.
+CLAIM_CONFIDENCE = 0.90
+# Two simulators agree when the 95 % interval of their difference lies inside the band.
+AGREE_CONFIDENCE = 0.95
+# Fewer values a side than this: no interval, the verdict says "not judged: too little data".
+MIN_VALUES = 2
+
+
+@cache
+def words() -> Mapping[str, Any]:
+    """The vocabulary (verdicts.yaml)."""
+    return prose.load(WORDS)
+
+
+def word(kind: str, key: str, **values: Any) -> str:
+    """One word of the vocabulary: word("claim", "holds"), word("claim", "untestable", point=..)."""
+    return prose.fill(words()[kind][key], **values)
+
+
+def claim_words() -> tuple[str, ...]:
+    """Every outcome a claim can end in, untestable's placeholder left as is."""
+    return tuple(str(v) for v in words()["claim"].values())
+
+
+@dataclass(frozen=True)
+class Interval:
+    """An estimate of b - a with its interval, over n values (pairs when paired)."""
+
+    estimate: float
+    low: float
+    high: float
+    n: int
+    paired: bool
+
+    @property
+    def judged(self) -> bool:
+        return not (math.isnan(self.low) or math.isnan(self.high))
+
+
+NO_INTERVAL = Interval(math.nan, math.nan, math.nan, 0, False)
+
+
+def welch(a: tuple[int, float, float], b: tuple[int, float, float], confidence: float) -> Interval:
+    """The interval of mean b - mean a from (n, mean, sd) per side (Welch-Satterthwaite)."""
+    (na, ma, sa), (nb, mb, sb) = a, b
+    if na < MIN_VALUES or nb < MIN_VALUES or math.isnan(sa) or math.isnan(sb):
+        return Interval(mb - ma, math.nan, math.nan, min(na, nb), False)
+    va, vb = sa * sa / na, sb * sb / nb
+    se = math.sqrt(va + vb)
+    d = mb - ma
+    if se == 0:
+        return Interval(d, d, d, min(na, nb), False)
+    df = (va + vb) ** 2 / (va * va / (na - 1) + vb * vb / (nb - 1))
+    from scipy import stats as sps
+
+    half = float(sps.t.ppf(0.5 + confidence / 2, df)) * se
+    return Interval(d, d - half, d + half, min(na, nb), False)
+
+
+def paired(diffs: Sequence[float], confidence: float) -> Interval:
+    """The t interval of the mean of per-seed differences."""
+    n, mean, sd = mean_sd(diffs)
+    if n < MIN_VALUES:
+        return Interval(mean, math.nan, math.nan, n, True)
+    half = t_quantile(n, confidence) * sd / math.sqrt(n)
+    return Interval(mean, mean - half, mean + half, n, True)
+
+
+def difference(
+    a: Mapping[Any, float], b: Mapping[Any, float], confidence: float = CLAIM_CONFIDENCE
+) -> Interval:
+    """b - a from per-seed values {seed: value}: paired by seed when both sides ran the same
+    seeds, Welch's unpaired interval otherwise (nan values dropped)."""
+    a = {k: v for k, v in a.items() if not math.isnan(v)}
+    b = {k: v for k, v in b.items() if not math.isnan(v)}
+    if a and set(a) == set(b):
+        return paired([b[k] - a[k] for k in sorted(a)], confidence)
+    return welch(mean_sd(list(a.values())), mean_sd(list(b.values())), confidence)
+
+
+def claim_outcome(iv: Interval, tolerance: float, direction: int) -> str:
+    """A claim that b - a has the sign of `direction` (+1 or -1), by at least `tolerance` (its
+    smallest effect of interest): holds when the interval clears +tolerance in the claimed
+    direction, fails when it clears it in the other, no meaningful difference when it lies inside
+    +-tolerance (TOST), undecided when it spans a bound; not judged without an interval."""
+    if not iv.judged:
+        return word("claim", "not_judged")
+    low, high = (iv.low, iv.high) if direction > 0 else (-iv.high, -iv.low)
+    if low > tolerance:
+        return word("claim", "holds")
+    if high < -tolerance:
+        return word("claim", "fails")
+    if -tolerance < low and high < tolerance:
+        return word("claim", "no_difference")
+    return word("claim", "undecided")
+
+
+def agreement(iv: Interval, band: float) -> str:
+    """Two simulators on one cell: agree when the 95 % interval of their difference lies inside
+    +-band, differ when it lies wholly outside, undecided when it spans a bound (equivalence:
+    overlapping intervals are never agreement)."""
+    if not iv.judged:
+        return word("agreement", "not_judged")
+    if -band <= iv.low and iv.high <= band:
+        return word("agreement", "agree")
+    if iv.low > band or iv.high < -band:
+        return word("agreement", "differ")
+    return word("agreement", "undecided")
+
+
+def band(mean_a: float, mean_b: float, frac: float, floor: float = 0.0) -> float:
+    """The agreement band: frac of the larger mean's magnitude, at least `floor` (the metric's
+    own band, e.g. a few packets for counts near zero)."""
+    return max(frac * max(abs(mean_a), abs(mean_b)), floor)
+
+
+def combined(outcomes: Sequence[str], holds_frac: float) -> str:
+    """One verdict over several cells' outcomes: an outcome shared by at least holds_frac of the
+    judged cells is the verdict; else partly when at least half hold (its old meaning); else
+    the most common of fails, undecided and no meaningful difference (ties in that order). No
+    judged cell: the first "untestable: no run at ...", else not judged (too little data), else
+    (no cell at all) untestable."""
+    if not outcomes:
+        return word("claim", "no_comparison")
+    skip = word("claim", "not_judged")
+    missing = [o for o in outcomes if o.startswith(word("claim", "no_comparison"))]
+    judged = [o for o in outcomes if o != skip and o not in missing]
+    if not judged:
+        return missing[0] if missing else skip
+    for key in ("holds", "fails", "no_difference", "undecided"):
+        if sum(o == word("claim", key) for o in judged) >= holds_frac * len(judged):
+            return word("claim", key)
+    if sum(o == word("claim", "holds") for o in judged) >= 0.5 * len(judged):
+        return word("claim", "partly")
+    rest = [word("claim", k) for k in ("fails", "undecided", "no_difference")]
+    return max(rest, key=lambda w: (judged.count(w), -rest.index(w)))
+
+
+def evidence(what: str, a: float, b: float, iv: Interval, tolerance: float, outcome: str) -> str:
+    """One cell's evidence in verdicts.yaml's words: the means, the interval, the tolerance."""
+    pairing = words()["pairing"]["paired" if iv.paired else "unpaired"]
+    return prose.fill(
+        words()["evidence"],
+        what=what,
+        a=a,
+        b=b,
+        d=iv.estimate,
+        low=iv.low,
+        high=iv.high,
+        pairing=pairing,
+        n=iv.n,
+        tol=tolerance,
+        outcome=outcome,
+    ).strip()

@@ -1,0 +1,97 @@
+"""The verdicts' vocabulary on hand-made per-seed values: each outcome of the claim test and of
+the agreement test."""
+
+from __future__ import annotations
+
+import math
+
+from bufrepro.kit import verdicts as v
+
+SEEDS = (1, 2, 3, 4, 5, 6)
+
+
+def per_seed(values: list[float]) -> dict[int, float]:
+    return dict(zip(SEEDS, values, strict=True))
+
+
+# A delay of about 350 ms per seed; the other side 1 % higher with the same seed-to-seed swing.
+BASE = per_seed([340.0, 352.0, 347.0, 361.0, 338.0, 355.0])
+ONE_PCT = {k: x * 1.01 for k, x in BASE.items()}
+
+
+def test_paired_by_seed_when_both_sides_ran_the_same_seeds() -> None:
+    iv = v.difference(BASE, ONE_PCT)
+    assert iv.paired and iv.n == 6
+    assert math.isclose(iv.estimate, 0.01 * sum(BASE.values()) / 6)
+    unpaired = v.difference(BASE, {k + 10: x for k, x in ONE_PCT.items()})
+    assert not unpaired.paired
+    assert unpaired.high - unpaired.low > iv.high - iv.low
+
+
+def test_one_percent_with_tight_intervals_is_no_meaningful_difference() -> None:
+    # Claim: b lower than a by more than 5 % of a's delay (direction -1).
+    iv = v.difference(BASE, ONE_PCT)
+    assert v.claim_outcome(iv, 0.05 * 350, -1) == "no meaningful difference"
+
+
+def test_holds_when_the_interval_clears_the_tolerance_in_the_claimed_direction() -> None:
+    lower = {k: x * 0.8 for k, x in BASE.items()}
+    assert v.claim_outcome(v.difference(BASE, lower), 0.05 * 350, -1) == "holds"
+
+
+def test_fails_when_the_interval_clears_it_in_the_other_direction() -> None:
+    higher = {k: x * 1.2 for k, x in BASE.items()}
+    assert v.claim_outcome(v.difference(BASE, higher), 0.05 * 350, -1) == "fails"
+
+
+def test_wide_interval_spanning_the_tolerance_is_undecided() -> None:
+    noisy = per_seed([200.0, 500.0, 300.0, 420.0, 250.0, 480.0])
+    assert v.claim_outcome(v.difference(BASE, noisy), 0.05 * 350, -1) == "undecided"
+
+
+def test_one_value_is_not_judged() -> None:
+    assert v.claim_outcome(v.difference({1: 3.0}, {1: 2.0}), 0.1, -1) == (
+        "not judged: too little data"
+    )
+
+
+def test_agreement_inside_the_band_agrees() -> None:
+    iv = v.welch((6, 100.0, 1.0), (6, 101.0, 1.0), v.AGREE_CONFIDENCE)
+    assert v.agreement(iv, v.band(100.0, 101.0, 0.10)) == "agree"
+
+
+def test_overlapping_wide_intervals_are_undecided_not_agree() -> None:
+    # 9.7 [-32, 51] against 0 [0, 0] (the issue's case): the intervals overlap, yet the
+    # difference's interval spans the band.
+    iv = v.welch((3, 9.7, 16.8), (3, 0.0, 0.0), v.AGREE_CONFIDENCE)
+    assert iv.low < 0 < iv.high
+    assert v.agreement(iv, v.band(9.7, 0.0, 0.10, floor=2.0)) == "undecided"
+
+
+def test_far_apart_tight_intervals_differ() -> None:
+    iv = v.welch((6, 100.0, 1.0), (6, 150.0, 1.0), v.AGREE_CONFIDENCE)
+    assert v.agreement(iv, v.band(100.0, 150.0, 0.10)) == "differ"
+
+
+def test_untestable_names_the_missing_point() -> None:
+    assert v.word("claim", "untestable", point="buffer_frac=0.1") == (
+        "untestable: no run at buffer_frac=0.1"
+    )
+
+
+def test_several_cells_combine() -> None:
+    h, f, n, u = "holds", "fails", "no meaningful difference", "undecided"
+    assert v.combined([h] * 9 + [u], 0.9) == h
+    assert v.combined([h, h, f, f], 0.9) == "partly"
+    assert v.combined([n, n, n], 0.9) == n
+    assert v.combined([h, f, f], 0.9) == f  # fewer than half hold: not "partly"
+    assert v.combined([f, n], 0.9) == f
+    assert v.combined([u, u, n, f], 0.9) == u
+    assert v.combined(["not judged: too little data"], 0.9) == "not judged: too little data"
+    assert v.combined([], 0.9).startswith("untestable")
+
+
+def test_a_missing_claim_point_is_untestable_not_judged_from_neighbours() -> None:
+    missing = v.word("claim", "untestable", point="s1 DropTail, buffer 0.1 BDP")
+    assert v.combined([missing], 0.9) == missing
+    assert v.combined([missing, "holds"], 0.9) == "holds"
