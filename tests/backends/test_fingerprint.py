@@ -21,7 +21,7 @@ def test_seed_buffer_study_and_end_each_change_it() -> None:
         dataclasses.replace(POINT, seed=2),
         dataclasses.replace(POINT, values=(("queue", "DropTail"), ("buffer", 20))),
         dataclasses.replace(POINT, values=(("queue", "RED"), ("buffer", 10))),
-        dataclasses.replace(POINT, study="ramya"),
+        dataclasses.replace(POINT, owner="ramya"),
     ]
     digests = {run_digest(p) for p in [POINT, *others]}
     assert len(digests) == 5

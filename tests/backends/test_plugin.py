@@ -13,6 +13,7 @@ from bufrepro import backends
 from bufrepro.backends import simulators
 from bufrepro.backends.base import Backend, execute
 from bufrepro.backends.runall import execute_all
+from bufrepro.kit import configs
 from bufrepro.pipeline import configuration
 from conftest import REPO
 
@@ -75,3 +76,36 @@ def test_a_backend_names_the_files_its_runs_read() -> None:
     assert parsers[0] == "awk/dumbbell/dumbbell.awk" and parsers[1].startswith("awk/lib/")
     assert all((REPO / f).is_file() for f in [*templates, *parsers])
     assert backends.get("ns3", {}).scenario_files("link") == []
+
+
+BLUE = '''"""A simulator for the tests: its table of queues has one that no other has."""
+
+from fake_backend import Fake
+
+
+class Blue(Fake):
+    queues = ("DropTail", "Blue")
+
+
+def make(settings):
+    return Blue()
+'''
+
+
+def test_a_queue_in_a_backends_table_is_in_the_study_grids_schema(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "plugins"
+    folder.mkdir()
+    (folder / "blue.py").write_text(BLUE, encoding="utf-8")
+    monkeypatch.setattr(simulators, "__path__", [*simulators.__path__, str(folder)])
+    top = configuration.schema()
+    for study in ("dumbbell", "hstcp"):
+        grid = top["$defs"][study]["properties"]["grid"]["properties"]
+        assert "Blue" in grid["queue"]["items"]["enum"]
+        configs.validate({study: {"grid": {"queue": ["Blue"]}}}, top)
+    with pytest.raises(configuration.ConfigError) as refused:
+        configs.validate({"dumbbell": {"grid": {"queue": ["Green"]}}}, top)
+    problem = str(refused.value).split("\n  ", 1)[1]
+    assert "\n" not in problem and problem.startswith("config key dumbbell.grid.queue"), problem
+    assert all(q in problem for q in ("DropTail", "RED", "CoDel", "Blue")), problem

@@ -51,6 +51,21 @@ def queues(name: str) -> tuple[str, ...]:
     return get(name, {}).queues
 
 
+def every_queue() -> list[str]:
+    """The queues of every backend, each once, in the backends' order (their tables' union)."""
+    return list(dict.fromkeys(q for b in names() for q in queues(b)))
+
+
+def study_schema(path: Path) -> dict[str, Any]:
+    """A study's schema (config/<study>.schema.yaml): its grid's queue axis, where it has one,
+    takes the queues of every backend, so a queue joins with one entry in a backend's table."""
+    found: dict[str, Any] = dict(configs.read_yaml(path))
+    axis = found.get("properties", {}).get("grid", {}).get("properties", {}).get("queue")
+    if axis is not None:
+        axis["items"] = {"enum": every_queue()}
+    return found
+
+
 def missing(name: str) -> str:
     """Why a backend cannot run on this machine, naming what to install ("" when it can)."""
     return get(name, {}).missing()

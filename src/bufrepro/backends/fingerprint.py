@@ -28,4 +28,4 @@ def fingerprint(point: RunPoint, t_end: Any) -> str:
     it as -v fingerprint=... and fail on a stream whose first line differs, naming the field
     (study, seed, end, or run: another swept value such as the buffer).
     """
-    return f"bufrepro {point.study} run={run_digest(point)} seed={point.seed} end={t_end}"
+    return f"bufrepro {point.owner} run={run_digest(point)} seed={point.seed} end={t_end}"

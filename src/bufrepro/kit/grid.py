@@ -19,13 +19,13 @@ def fmt(value: Any) -> str:
 
 @dataclass(frozen=True)
 class RunPoint:
-    """One simulation: a study, a point of its grid and a seed."""
+    """One simulation: an owner (a study or an experiment), a point of its grid and a seed."""
 
-    study: str
+    owner: str
     values: tuple[tuple[str, Any], ...]
     seed: int
     labels: tuple[str, ...] = ()
-    # A simulator beside the study's own (e.g. "ns3"): its runs live in results/STUDY/BACKEND/.
+    # A simulator beside the owner's own (e.g. "ns3"): its runs live in results/OWNER/BACKEND/.
     backend: str = ""
 
     def get(self, key: str) -> Any:
@@ -37,12 +37,12 @@ class RunPoint:
         """The run's folder, relative to the working directory."""
         labels = self.labels or tuple(k for k, _ in self.values)
         parts = [f"{label}{fmt(v)}" for label, (_, v) in zip(labels, self.values, strict=True)]
-        where = [self.study, self.backend] if self.backend else [self.study]
+        where = [self.owner, self.backend] if self.backend else [self.owner]
         return "/".join(["results", *where, "runs", *parts, f"seed{self.seed}"])
 
     def as_dict(self) -> dict[str, Any]:
-        """Swept values plus study and seed."""
-        return {"study": self.study, **dict(self.values), "seed": self.seed}
+        """Swept values plus owner (on disk its key is "study", as params.json has it) and seed."""
+        return {"study": self.owner, **dict(self.values), "seed": self.seed}
 
 
 def cross(grid: Mapping[str, Sequence[Any]], keys: Sequence[str]) -> list[tuple[Any, ...]]:
@@ -51,7 +51,7 @@ def cross(grid: Mapping[str, Sequence[Any]], keys: Sequence[str]) -> list[tuple[
 
 
 def expand(
-    study: str,
+    owner: str,
     keys: Sequence[str],
     combos: Sequence[tuple[Any, ...]],
     seeds: Sequence[int],
@@ -61,7 +61,7 @@ def expand(
     keys = tuple(keys)
     labels = tuple(labels) or keys
     return [
-        RunPoint(study, tuple(zip(keys, combo, strict=True)), seed, labels)
+        RunPoint(owner, tuple(zip(keys, combo, strict=True)), seed, labels)
         for combo in combos
         for seed in seeds
     ]

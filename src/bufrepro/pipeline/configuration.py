@@ -33,14 +33,14 @@ def schema() -> dict[str, Any]:
     top["properties"]["studies"]["default"] = names
     top["properties"]["runs_per_job"]["propertyNames"] = {"enum": names}
     sims = backends.names()
-    queues = list(dict.fromkeys(q for b in sims for q in backends.queues(b)))
+    queues = backends.every_queue()
     top["properties"]["simulators"]["additionalProperties"]["items"] = {"enum": sims}
     top["properties"]["backends"]["properties"] = {b: backends.schema(b) for b in sims}
     per_backend = top["properties"]["simulator_queues"]["additionalProperties"]
     per_backend["additionalProperties"]["items"] = {"enum": queues}
     defs = top.setdefault("$defs", {})
     for name in names:
-        study_schema = dict(configs.read_yaml(CONFIG_DIR / f"{name}.schema.yaml"))
+        study_schema = backends.study_schema(CONFIG_DIR / f"{name}.schema.yaml")
         study_schema.pop("$schema", None)
         defs.update(study_schema.pop("$defs", {}))
         defs[name] = study_schema

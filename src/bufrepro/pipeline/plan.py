@@ -127,4 +127,4 @@ def _other_scenario(cfg: Mapping[str, Any], name: str, backend: str) -> Scenario
 
 def spec(cfg: Mapping[str, Any], point: RunPoint, base: Path = Path()) -> RunSpec:
     """A study run's spec (scenario.spec of the study's scenario on the point's backend)."""
-    return scenario_spec(scenario(cfg, point.study, point.backend), point, base)
+    return scenario_spec(scenario(cfg, point.owner, point.backend), point, base)

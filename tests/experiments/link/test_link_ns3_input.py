@@ -32,7 +32,7 @@ def test_an_aqm_asked_of_ns2_names_key_allowed_and_backend(
     err = _refused(["--simulator", "ns2", "--queue", f"DropTail,{queue}"], capsys)
     assert f"--queue (config key queues): {queue} is not in backend ns2" in err, err
     assert "(allowed on ns2: DropTail, RED)" in err, err
-    assert f"backend ns3 ({tables.QUEUES[queue]['ns3']}) has it" in err, err
+    assert "backend ns3 has it" in err, err
 
 
 def test_auto_runs_every_queue_on_ns3_when_one_needs_it() -> None:

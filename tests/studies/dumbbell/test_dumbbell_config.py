@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from bufrepro import backends
 from bufrepro.kit.configs import ConfigError, has_key, merge, read_yaml, validate
 from bufrepro.studies.dumbbell import STUDY
 from conftest import REPO
@@ -16,7 +17,7 @@ CONFIG = REPO / "config"
 
 def _schema() -> dict[str, Any]:
     """config/dumbbell.schema.yaml mounted under the key `dumbbell`, as the full config holds it."""
-    study = dict(read_yaml(CONFIG / "dumbbell.schema.yaml"))
+    study = backends.study_schema(CONFIG / "dumbbell.schema.yaml")
     study.pop("$schema", None)
     defs = {**study.pop("$defs", {}), "dumbbell": study}
     return {

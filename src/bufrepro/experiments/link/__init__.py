@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 from bufrepro.backends.fingerprint import fingerprint
 from bufrepro.experiments.link import guards, ns3, scenario
 from bufrepro.experiments.link.scenario import CBR_PACKET_BYTES, OTHER_QUEUE_PKTS
-from bufrepro.experiments.link.tables import CCS, QUEUES, backend_of, queue_problem
+from bufrepro.experiments.link.tables import CCS, backend_of, queue_problem
 from bufrepro.kit import prose, units
 from bufrepro.kit.experiment import Experiment
 from bufrepro.kit.grid import RunPoint
@@ -277,7 +277,8 @@ class LinkExperiment(Experiment[Setup]):
             "experiment": name,
             "seed": point.seed,
             "queue": queue,
-            "queue_ns": QUEUES[queue][link.backend],
+            # ns-2's queue class bears the config's name (ns2.QUEUES, the backend's table).
+            "queue_ns": queue,
             "buffer": buffer,
             # ns-2.35's DropTail holds limit_ - 1 waiting packets, RED limit_: both hold `buffer`.
             "queue_limit": buffer + 1 if queue == "DropTail" else buffer,

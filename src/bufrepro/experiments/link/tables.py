@@ -5,17 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-# Each queue the link's `queues` key accepts: its name in each backend that has it. A queue joins
-# the axis for a backend with one entry here (e.g. ns3's CoDel when that backend runs links).
-QUEUES: Mapping[str, Mapping[str, str]] = MappingProxyType(
-    {
-        "DropTail": {"ns2": "DropTail", "ns3": "ns3::FifoQueueDisc"},
-        "RED": {"ns2": "RED", "ns3": "ns3::RedQueueDisc"},
-        "CoDel": {"ns3": "ns3::CoDelQueueDisc"},
-        "PIE": {"ns3": "ns3::PieQueueDisc"},
-        "FQ-CoDel": {"ns3": "ns3::FqCoDelQueueDisc"},
-    }
-)
+from bufrepro import backends
+
 # The `backend` key's value that picks one: ns2 unless a queue asked for is on ns3 only.
 AUTO = "auto"
 
@@ -77,13 +68,24 @@ CCS_NS3: Mapping[str, Cc] = MappingProxyType(
 CCS: Mapping[str, Mapping[str, Cc]] = MappingProxyType({"ns2": CCS_NS2, "ns3": CCS_NS3})
 
 
+def queues() -> dict[str, tuple[str, ...]]:
+    """Each queue the link's `queues` key accepts, and the backends that have it: read from
+    each backend's one table of queues (Backend.queues), so a queue joins with one entry there."""
+    found: dict[str, tuple[str, ...]] = {}
+    for backend in backends.names():
+        for queue in backends.queues(backend):
+            found[queue] = (*found.get(queue, ()), backend)
+    return found
+
+
 def backend_of(block: Mapping[str, object]) -> str:
     """The block's simulator: its `backend`, or for auto ns2 unless a queue is on ns3 only."""
     chosen = str(block.get("backend", AUTO))
     if chosen != AUTO:
         return chosen
-    queues = [str(q) for q in block.get("queues", []) or []]  # type: ignore[attr-defined]
-    only_ns3 = [q for q in queues if q in QUEUES and "ns2" not in QUEUES[q]]
+    asked = [str(q) for q in block.get("queues", []) or []]  # type: ignore[attr-defined]
+    table = queues()
+    only_ns3 = [q for q in asked if q in table and "ns2" not in table[q]]
     return "ns3" if only_ns3 else "ns2"
 
 
@@ -91,16 +93,14 @@ def queue_problem(queue: str, backend: str, where: str) -> str:
     """Why `queue` cannot run on `backend` (naming the backends that have it), or ''."""
     from bufrepro.kit.units import hint
 
-    if queue not in QUEUES:
-        return (
-            f"{where}: unknown queue {queue!r}{hint(queue, QUEUES)}; allowed: {', '.join(QUEUES)}"
-        )
-    if backend in QUEUES[queue]:
+    table = queues()
+    if queue not in table:
+        return f"{where}: unknown queue {queue!r}{hint(queue, table)}; allowed: {', '.join(table)}"
+    if backend in table[queue]:
         return ""
-    has = ", ".join(f"{b} ({name})" for b, name in QUEUES[queue].items())
-    runnable = ", ".join(q for q, b in QUEUES.items() if backend in b)
+    runnable = ", ".join(q for q, b in table.items() if backend in b)
     return (
         f"{where}: {queue} is not in backend {backend} (allowed on {backend}: {runnable}); "
-        f"backend {has} has it: ask for backend {' or '.join(QUEUES[queue])} "
+        f"backend {', '.join(table[queue])} has it: ask for backend {' or '.join(table[queue])} "
         f"(--simulator, config key backend), or leave it at {AUTO}"
     )

@@ -66,7 +66,7 @@ def arguments(block: Block, point: RunPoint, parse_args: dict[str, Any]) -> dict
     tcp, cbr, red, topo, ns3 = (block[k] for k in ("tcp", "cbr", "red", "topology", "ns3"))
     queue = str(point.get("queue"))
     return {
-        "study": point.study,
+        "study": point.owner,
         "run": run_digest(point),
         "end": block["measure"]["duration_s"],
         "seed": point.seed,

@@ -65,7 +65,7 @@ def params(block: Block, point: RunPoint) -> dict[str, Any]:
     tcp = block["tcp"]
     nodes = tcp_nodes(tcp["sources"])
     out = {
-        "study": point.study,
+        "study": point.owner,
         "seed": point.seed,
         "queue": point.get("queue"),
         "plr": point.get("plr"),

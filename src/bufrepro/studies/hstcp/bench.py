@@ -267,7 +267,7 @@ def report(results: dict[str, Any], sim_s: float, loadavg: tuple[float, float, f
 def default_block(overrides: Mapping[str, Any]) -> dict[str, Any]:
     """config/hstcp.yaml's block with overrides, validated against the study's schema and check."""
     raw = configs.read_yaml(CONFIG_DIR / "hstcp.yaml")["hstcp"]
-    schema = configs.read_yaml(CONFIG_DIR / "hstcp.schema.yaml")
+    schema = backends.study_schema(CONFIG_DIR / "hstcp.schema.yaml")
     return configs.validate(configs.merge(raw, overrides), schema, check)
 
 

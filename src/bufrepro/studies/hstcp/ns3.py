@@ -57,7 +57,7 @@ def arguments(block: Block, point: RunPoint) -> dict[str, Any]:
     pkt = int(p["packet_bytes"])
     in_flight = p["capacity_bps"] * sc["rtt_max_ms"] / 1000 / (8 * pkt) + p["buffer_pkts"]
     return {
-        "study": point.study,
+        "study": point.owner,
         "run": run_digest(point),
         "end": block["measure"]["duration_s"],
         "seed": point.seed,

@@ -131,7 +131,7 @@ def params(block: Block, point: RunPoint) -> dict[str, Any]:
     rwnd = int(point.get("rwnd_bytes"))
     scale = float(point.get("delay_scale"))
     return {
-        "study": point.study,
+        "study": point.owner,
         "seed": point.seed,
         "setup": point.get("setup"),
         "bottleneck_mbps": point.get("bottleneck_mbps"),

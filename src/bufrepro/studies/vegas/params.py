@@ -115,7 +115,7 @@ def params(block: Block, point: RunPoint) -> dict[str, Any]:
     setup = block["setups"][point.get("setup")]
     variant = point.get("variant")
     return {
-        "study": point.study,
+        "study": point.owner,
         "seed": point.seed,
         "setup": point.get("setup"),
         "variant": variant,
