@@ -52,4 +52,4 @@ def test_the_documented_command_runs() -> None:
         text=True,
         check=True,
     ).stdout
-    assert "all 24 cells:" in out and "all 4 cells:" in out
+    assert "all 24 cells:" in out and "all 12 cells:" in out
