@@ -141,6 +141,19 @@ $1 == "Q" {
         FA[f] = unwrap("a" f, c[2]); FD[f] = unwrap("d" f, c[3]); FX[f] = unwrap("x" f, c[4])
         ACK[f] = c[5] + 0; CW[f] = c[6] + 0
     }
+    # Twins within the sample and against the previous one (counters against their sums):
+    # arrivals = departures + drops + queue; the flows' counters sum to the aggregate; 40 to
+    # pkt bytes per packet (headers only to a full packet: ns-3 counts its handshake); the queue integral grows by at most (buffer + 1) x the interval.
+    if (A != D + X + qlen) fail(sprintf("sample at %s: arrivals %.0f != departures %.0f + drops %.0f + queued %d", $2, A, D, X, qlen))
+    ssa = ssd = ssx = 0
+    for (k = 10; k <= NF; k++) { f = fid[k - 9]; ssa += FA[f]; ssd += FD[f]; ssx += FX[f]; if (FA[f] < FD[f] + FX[f]) fail(sprintf("sample at %s: flow %s arrivals %.0f < departures %.0f + drops %.0f", $2, f, FA[f], FD[f], FX[f])) }
+    if (ssa != A || ssd != D || ssx != X) fail("sample at " $2 ": per-flow counters do not sum to the aggregate")
+    if (nq > 0) {
+        if (BD - pbd > (D - pd) * pkt || BD - pbd < (D - pd) * 40) fail(sprintf("sample at %s: %.0f bytes but %.0f packets of 40 to %d B departed since the last sample", $2, BD - pbd, D - pd, pkt))
+        if (BA - pba > (A - pa) * pkt || BA - pba < (A - pa) * 40) fail(sprintf("sample at %s: %.0f bytes but %.0f packets of 40 to %d B arrived since the last sample", $2, BA - pba, A - pa, pkt))
+        if (integ < pinteg - eps || (buf_pkts > 0 && integ - pinteg > (buf_pkts + 1) * (tm - last_t) + 1e-6)) fail(sprintf("sample at %s: the queue integral moves %.6f in %.6f s (buffer %d)", $2, integ - pinteg, tm - last_t, buf_pkts))
+    }
+    pa = A; pd = D; pba = BA; pbd = BD; pinteg = integ
     # the sample at t0 (the last one if several share that instant)
     if (tm > t0 - eps && tm < t0 + eps) {
         have_t0 = 1; a0 = A; d0 = D; x0 = X; bd0 = BD; i0 = integ

@@ -47,7 +47,9 @@
 #                          the loss synchronisation rate of Hassayoun & Ros (2009), averaged
 #   acct_ok                1 when the accounting holds: every "-" follows a "+" of the same uid,
 #                          every "r" follows a "-", each at most once; at the end between 0 and
-#                          limit packets wait; the stream has its header and its end
+#                          limit packets wait; the stream has its header and its end, and its
+#                          last event is at t1 - max_age or later (max_age = epoch + (limit + 1)
+#                          x 1500 x 8 / link_bps: the base RTT and a full queue's drain)
 @include "metrics.awk"
 @include "streamsum.awk"
 
@@ -65,6 +67,7 @@ FNR == 2 && /^#@ / { next }
 !sealed && $0 == "# end" { ended = 1; next }
 /^#/ { fail("an unexpected comment line"); next }
 $3 != link_from || $4 != link_to { fail("an event of another link: " $3 "->" $4); next }
+{ if ($2 + 0 > tlast) tlast = $2 + 0 }  # the trace's last event time (its end check)
 
 # The waiting packets change at time t by delta; their time integral over [t0, t1] grows.
 function queue_to(t, delta,    a, b) {
@@ -120,6 +123,11 @@ END {
     if (!header) fail("an empty stream")
     if (sealed) ssum_missing()
     else if (!ended) fail("no '# end' line: the stream was cut short")
+    # The trace reaches t1 (the run's end) less the path's longest transit (max_age: the base
+    # RTT and a full queue's drain at 1500 B a packet), end line or not: a stream that stops
+    # early (a stop time set early, a cut resealed) fails.
+    max_age = epoch + (limit + 1) * 1500 * 8 / link_bps
+    if (header && tlast < t1 - max_age) fail("trace ends at " tlast ", before t1 - max_age = " t1 - max_age " (s; max_age: the path's longest transit): stopped early or cut short?")
     queue_to(t1, 0)
     if (qlen < 0 || qlen > limit + 0) fail("the queue holds " qlen " packets at the end")
     window = t1 - t0

@@ -57,6 +57,12 @@ def packet(t: float, fid: int, seq: int, uid: int, wait: float = 0.0) -> list[st
     ]
 
 
+def tail() -> list[str]:
+    """A CBR packet (flow 3, no long-lived flow) near the run's end: a real trace reaches t1
+    less the path's longest transit (link.awk checks it; 0.172 s here)."""
+    return packet(8.95, 3, 0, 99)
+
+
 def test_rates_delays_and_the_loss_split() -> None:
     lines = [f"# {FP}"]
     lines += packet(2.0, 1, 0, 1, wait=0.004)
@@ -65,6 +71,7 @@ def test_rates_delays_and_the_loss_split() -> None:
     lines += [ev("d", 5.0, 1, 1, 4)]  # lost on the link: no "+" (the error model is at its head)
     lines += [ev("+", 6.0, 2, 1, 5), ev("d", 6.0, 2, 1, 5)]  # dropped by the queue
     lines += packet(0.5, 1, 9, 6)  # before the window: not counted
+    lines += tail()
     lines.sort(
         key=lambda x: (x.startswith("#") is False, float(x.split()[1]) if x[0] != "#" else 0)
     )
@@ -72,12 +79,12 @@ def test_rates_delays_and_the_loss_split() -> None:
     rc, m, err = parse(lines)
     assert rc == 0, err
     assert m["acct_ok"] == "1"
-    assert float(m["throughput_mbps"]) == pytest.approx(3 * 8000 / 8 / 1e6)
+    assert float(m["throughput_mbps"]) == pytest.approx(4 * 8000 / 8 / 1e6)  # the tail's too
     assert float(m["flow1_tput_mbps"]) == pytest.approx(2 * 8000 / 8 / 1e6)
     assert float(m["goodput_mbps"]) == pytest.approx(2 * 960 * 8 / 8 / 1e6)
-    assert m["arrivals"] == "5" and m["pkt_drops_link"] == "1" and m["pkt_drops_queue"] == "1"
-    assert float(m["link_loss_rate"]) == pytest.approx(0.2)
-    assert float(m["qdelay_ms_mean"]) == pytest.approx(2.0)  # (4 + 2 + 0) / 3 ms
+    assert m["arrivals"] == "6" and m["pkt_drops_link"] == "1" and m["pkt_drops_queue"] == "1"
+    assert float(m["link_loss_rate"]) == pytest.approx(1 / 6, abs=1e-6)
+    assert float(m["qdelay_ms_mean"]) == pytest.approx(1.5)  # (4 + 2 + 0 + 0) / 4 ms
     assert float(m["qdelay_ms_p99"]) == pytest.approx(4.0)
     jain = (2 + 1) ** 2 / (2 * (2**2 + 1**2))
     assert float(m["jain_index"]) == pytest.approx(jain, abs=1e-6)
@@ -102,6 +109,9 @@ def test_a_packet_on_the_window_edge_counts_in_part() -> None:
         ([f"# {FP}", ev("-", 2.0, 1, 0, 1), "# end"], "without an enqueue"),
         ([f"# {FP}", *[ev("+", 2.0, 1, i, i) for i in range(7)], "# end"], "the queue holds"),
         ([f"# {FP}", "+ 2.0 3 4 tcp 1000 ------- 1 3.0 2.0 0 1", "# end"], "another link"),
+        # stopped early: the end line is there, the events stop 3 s before t1
+        ([f"# {FP}", *packet(2.0, 1, 0, 1), *packet(6.0, 1, 1, 2), "# end"], "stopped early"),
+        ([f"# {FP}", *packet(2.0, 1, 0, 1), *packet(8.8, 1, 1, 2), "# end"], "stopped early"),
     ],
 )
 def test_broken_streams_fail(lines: list[str], why: str) -> None:
@@ -118,7 +128,7 @@ def _sealed(body: list[str]) -> list[str]:
 
 
 def test_a_sealed_stream_measures_as_the_same_unsealed_one() -> None:
-    body = packet(2.0, 1, 0, 1, wait=0.004) + packet(4.0, 2, 0, 3)
+    body = packet(2.0, 1, 0, 1, wait=0.004) + packet(4.0, 2, 0, 3) + tail()
     rc, sealed, err = parse(_sealed(body), sealed=1)
     assert rc == 0, err
     rc, bare, err = parse([f"# {FP}", *body, "# end"])
@@ -138,7 +148,7 @@ def test_a_sealed_stream_measures_as_the_same_unsealed_one() -> None:
     ids=["bare-end", "cut", "edited", "deleted", "appended"],
 )
 def test_a_sealed_stream_refuses_what_its_end_line_does_not_bind(edit: Any, why: str) -> None:
-    lines = edit(_sealed(packet(2.0, 1, 0, 1, wait=0.004) + packet(4.0, 2, 0, 3)))
+    lines = edit(_sealed(packet(2.0, 1, 0, 1, wait=0.004) + packet(4.0, 2, 0, 3) + tail()))
     rc, m, err = parse(lines, sealed=1)
     assert rc != 0 and "acct_ok" not in m
     assert why in err, err
@@ -152,7 +162,7 @@ def test_loss_epochs_and_their_synchronisation() -> None:
     drops = [(2.05, 1, 1), (2.12, 2, 2), (3.02, 1, 3), (4.01, 1, 4), (4.02, 1, 5)]
     for t, fid, uid in drops:
         lines += [ev("+", t, fid, uid, uid), ev("d", t, fid, uid, uid)]
-    lines += [ev("d", 5.0, 2, 9, 9), ev("d", 6.0, 3, 1, 10)]
+    lines += [ev("d", 5.0, 2, 9, 9), ev("d", 6.0, 3, 1, 10), *tail()]
     lines.append("# end")
     rc, m, err = parse(lines)
     assert rc == 0, err
@@ -160,3 +170,34 @@ def test_loss_epochs_and_their_synchronisation() -> None:
     # more than half of 2 flows: both; one epoch of four
     assert float(m["sync_epoch_share"]) == pytest.approx(1 / 4)
     assert float(m["sync_rate_mean"]) == pytest.approx((1 + 0.5 + 0.5 + 0.5) / 4)
+
+
+def _busy() -> list[str]:
+    """A busy link: one flow-1 packet every 10 ms from 0.5 s to t1 (each 8 ms on the wire)."""
+    out: list[str] = []
+    for k in range(850):
+        out += packet(round(0.5 + k * 0.01, 6), 1, k, k + 1)
+    return out
+
+
+# 20 stop times before t1 - max_age (8.828 s): a run whose stop time was set early, or a cut.
+STOPS = [round(1.0 + k * 0.4, 3) for k in range(20)]
+
+
+def test_the_whole_busy_stream_passes() -> None:
+    rc, m, err = parse([f"# {FP}", *_busy(), "# end"])
+    assert rc == 0 and m["acct_ok"] == "1", err
+    rc, m, err = parse(_sealed(_busy()), sealed=1)
+    assert rc == 0 and m["acct_ok"] == "1", err
+
+
+@pytest.mark.parametrize("sealed", [False, True], ids=["end_line_kept", "resealed"])
+def test_a_stream_stopped_early_fails_with_its_end_line(sealed: bool) -> None:
+    quiet = []
+    for stop in STOPS:
+        body = [x for x in _busy() if float(x.split()[1]) <= stop]
+        lines = _sealed(body) if sealed else [f"# {FP}", *body, "# end"]
+        rc, m, err = parse(lines, **({"sealed": 1} if sealed else {}))
+        if rc == 0 or "acct_ok" in m or "stopped early" not in err:
+            quiet.append(f"stop {stop}: rc {rc}")
+    assert not quiet, f"{len(quiet)} of {len(STOPS)} quiet: {quiet}"

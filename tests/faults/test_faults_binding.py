@@ -140,6 +140,7 @@ def classes(fmt: str, runs: dict[str, KeptRun]) -> dict[str, dict[str, bm.Mutati
     elif fmt == "text:hstcp":
         out["resealed_edit"] = hm.edits()
         out["deleted_resealed"] = hm.deletions()
+        out["rescaled"] = hm.rescaled()
     elif fmt == "text:vegas":
         out["resealed_edit"] = {k: bm.resealed(m) for k, m in bm.vegas_edits().items()}
     else:  # tally streams and side files: a value that is not a number, resealed
@@ -156,7 +157,15 @@ def test_the_original_passes(runs: dict[str, KeptRun], fmt: str) -> None:
     assert proc.returncode == 0, proc.stderr.decode()[:600]
 
 
-CLASSES = ("cut_reended", "cut_resealed", "edited", "spliced", "resealed_edit", "deleted_resealed")
+CLASSES = (
+    "cut_reended",
+    "cut_resealed",
+    "edited",
+    "spliced",
+    "resealed_edit",
+    "deleted_resealed",
+    "rescaled",
+)
 
 
 @pytest.mark.parametrize("cls", CLASSES)

@@ -103,7 +103,7 @@ def test_a_foreign_ns3_run_fails_at_its_header(
 
 # The binding corpus (test_faults_binding.py) on the ns-3 streams: the same classes as on
 # ns-2's dumbbell trace and hstcp counter stream.
-BINDING = ("cut_reended", "edited", "spliced", "resealed_edit", "deleted_resealed")
+BINDING = ("cut_reended", "edited", "spliced", "resealed_edit", "deleted_resealed", "rescaled")
 
 
 def _binding(run: KeptRun, cls: str, study: str) -> dict[str, bm.Mutation]:
@@ -122,6 +122,7 @@ def _binding(run: KeptRun, cls: str, study: str) -> dict[str, bm.Mutation]:
             else {k: bm.resealed(m) for k, m in bm.wired_edits().items()}
         ),
         "deleted_resealed": hm.deletions() if study == "hstcp" else bm.deletions(),
+        "rescaled": hm.rescaled() if study == "hstcp" else {},
     }[cls]
 
 
@@ -138,6 +139,8 @@ def test_every_binding_mishap_on_an_ns3_stream_fails_loudly(
 ) -> None:
     run = kept[study]
     kinds = _binding(run, cls, study)
+    if not kinds:
+        pytest.skip(f"{cls} is hstcp's counters only")
     assert len(kinds) >= 20, f"{study} {cls}: {len(kinds)} mishaps"
     original = binding._lines(run.stream)
     quiet = []

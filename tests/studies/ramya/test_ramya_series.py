@@ -6,9 +6,19 @@ import json
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from ramya_tiny import tiny_config
 
+from bufrepro.kit import binding, checks
 from bufrepro.studies.ramya import STUDY
+
+
+def bind(where: Path) -> None:
+    """A run.json binding the folder's params.json, as a finished run writes it."""
+    record = {"command": "-", "exit_code": 0, "finished_at_sim_s": 0.0, "key": "0" * 64,
+              "metrics_sha256": "0" * 64, "parser": "-", "parser_args": {}, "wall_s": 0.0,
+              "params_sha256": binding.sha256(where / "params.json")}  # fmt: skip
+    (where / "run.json").write_text(json.dumps(record))
 
 
 def _run(root: Path, setup: str, buffer: int, seed: int, samples: str) -> Path:
@@ -17,6 +27,7 @@ def _run(root: Path, setup: str, buffer: int, seed: int, samples: str) -> Path:
     record = {"study": "ramya", "setup": setup, "tcp": "Newreno", "bottleneck_mbps": 0.5,
               "rwnd_bytes": 102400, "delay_scale": 1.0, "buffer": buffer, "seed": seed}  # fmt: skip
     (where / "params.json").write_text(json.dumps(record))
+    bind(where)
     (where / "queue.tr").write_text(samples)
     return where
 
@@ -45,3 +56,12 @@ def test_no_latency_runs_give_an_empty_series(tmp_path: Path) -> None:
     table = STUDY.derive(block, pd.DataFrame(), [_run(tmp_path, "table1", 10, 1, "0 0\n")])
     assert table["queue_series"].empty
     assert list(table["queue_series"].columns)[-2:] == ["time_s", "queue_pkts"]
+
+
+def test_a_params_json_edited_after_the_run_is_refused(tmp_path: Path) -> None:
+    block = tiny_config()["ramya"]
+    where = _run(tmp_path, "latency", 10, 1, "0 0\n")
+    record = json.loads((where / "params.json").read_text())
+    (where / "params.json").write_text(json.dumps({**record, "buffer": 99}))
+    with pytest.raises(checks.BadRunFiles, match="params_sha256"):
+        STUDY.derive(block, pd.DataFrame(), [where])

@@ -6,9 +6,19 @@ import json
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
+from bufrepro.kit import binding, checks
 from bufrepro.pipeline import configuration
 from bufrepro.studies.vegas import STUDY
+
+
+def bind(where: Path) -> None:
+    """A run.json binding the folder's params.json, as a finished run writes it."""
+    record = {"command": "-", "exit_code": 0, "finished_at_sim_s": 0.0, "key": "0" * 64,
+              "metrics_sha256": "0" * 64, "parser": "-", "parser_args": {}, "wall_s": 0.0,
+              "params_sha256": binding.sha256(where / "params.json")}  # fmt: skip
+    (where / "run.json").write_text(json.dumps(record))
 
 
 def run_dir(root: Path, setup: str, rtt: int, seed: int, bins: list[float]) -> Path:
@@ -18,6 +28,7 @@ def run_dir(root: Path, setup: str, rtt: int, seed: int, bins: list[float]) -> P
     record = {"study": "vegas", "setup": setup, "variant": "spacing", "packet_bytes": 512,
               "rtt_ms": rtt, "buffer": 50, "start_s": 1.0, "seed": seed}  # fmt: skip
     (where / "params.json").write_text(json.dumps({**record, "template": "-", "params": {}}))
+    bind(where)
     text = "".join(f"{t:.6f} {v:.6f}\n" for t, v in enumerate(bins))
     (where / "series.tsv").write_text(text)
     return where
@@ -46,3 +57,11 @@ def test_no_series_gives_an_empty_table(tmp_path: Path) -> None:
     block = configuration.load()["vegas"]
     table = STUDY.derive(block, pd.DataFrame(), [])["throughput_series"]
     assert table.empty and "throughput_kbps" in table
+
+
+def test_a_params_json_no_run_json_binds_is_refused(tmp_path: Path) -> None:
+    block = configuration.load()["vegas"]
+    where = run_dir(tmp_path, "rtt", 60, 1, [1.0])
+    (where / "run.json").unlink()
+    with pytest.raises(checks.BadRunFiles, match=r"run\.json"):
+        STUDY.derive(block, pd.DataFrame(), [where])

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from bufrepro.kit import tables
 from bufrepro.kit.study import Block
 from bufrepro.studies.ramya.params import KEYS, QUEUE_FILE
 
@@ -18,8 +18,8 @@ COLUMNS = [*KEYS, "seed", "time_s", "queue_pkts"]
 
 
 def _record(run_dir: Path) -> dict[str, Any]:
-    record: dict[str, Any] = json.loads((run_dir / "params.json").read_text(encoding="utf-8"))
-    return record
+    """The run's params.json, bound to its run.json and folder (checks.BadRunFiles if not)."""
+    return tables.read_params(run_dir)
 
 
 def series_runs(block: Block, run_dirs: Sequence[Path]) -> list[Path]:

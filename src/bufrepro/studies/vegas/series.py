@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from bufrepro.kit import tables
 from bufrepro.kit.study import Block
 from bufrepro.studies.vegas.params import KEYS, SERIES_FILE
 
@@ -16,11 +16,11 @@ COLUMNS = [*KEYS, "seed", "time_s", "throughput_kbps"]
 
 
 def series_records(block: Block, run_dirs: Sequence[Path]) -> list[tuple[Path, dict[str, Any]]]:
-    """(run folder, params.json record) of each RTT-setup run of the monitor's series seed."""
+    """(run folder, bound params.json record) of each RTT-setup run of the monitor's series seed."""
     seed = block["monitor"]["series_seed"]
     out = []
     for run_dir in run_dirs:
-        record = json.loads((run_dir / "params.json").read_text(encoding="utf-8"))
+        record = tables.read_params(Path(run_dir))  # bound to run.json and its folder
         if record["setup"] == "rtt" and record["seed"] == seed:
             out.append((run_dir, record))
     return out
