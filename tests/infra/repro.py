@@ -5,6 +5,7 @@ Imported by tests/test_container.py and tests/test_slurm.py (tests/infra is put 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -12,6 +13,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 INFRA = REPO / "tests" / "infra"
@@ -131,3 +133,32 @@ def metrics(stdout: str) -> dict[str, str]:
             key, _, value = line[len("METRIC ") :].partition("=")
             found[key.strip()] = value.strip()
     return found
+
+
+def verify_sample(work: Path, fraction: str = "0.05", seed: str = "1") -> dict[str, Any]:
+    """`bufrepro verify` on a seeded sample of the quick tree in work/results (re-simulated with
+    the recorded builds, compared byte for byte): its record; a run that differs fails here."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bufrepro.cli",
+            "verify",
+            "results",
+            "--sample",
+            fraction,
+            "--seed",
+            seed,
+            "--json",
+        ],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=False,
+    )
+    assert proc.returncode == 0, (
+        f"verify exited {proc.returncode}:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}"
+    )
+    record: dict[str, Any] = json.loads(proc.stdout)
+    return record
