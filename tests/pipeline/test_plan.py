@@ -39,7 +39,9 @@ def test_spec_holds_record_and_parser_variables(tiny_cfg: dict[str, Any]) -> Non
 def test_every_discovered_study_is_a_complete_plug_in() -> None:
     for name, study in registry.discover().items():
         assert isinstance(study, Study) and study.name == name
-        assert study.template.startswith(f"{name}/") and study.parser.startswith(f"{name}/")
+        own = study.scenarios()[study.own_simulator()]
+        assert own.template.startswith(f"{name}/") and own.parser.startswith(f"{name}/")
+        assert study.simulators() == tuple(study.scenarios())
         assert study.figures and study.reported and study.grid_keys
 
 

@@ -153,16 +153,17 @@ def _simulator_problems(cfg: Mapping[str, Any]) -> list[str]:
             )
     for name in cfg["studies"]:
         study = registry.get(name)
-        sims = list(chosen.get(name) or [study.backend])
+        own = study.own_simulator()
+        sims = list(chosen.get(name) or [own])
         allowed = list(study.simulators())
         problems += [
             f"config key simulators.{name}: {b} is not a backend of {name}; allowed: {allowed}"
             for b in sims
             if b not in allowed
         ]
-        if study.backend not in sims:
+        if own not in sims:
             problems.append(
-                f"config key simulators.{name}: must include {study.backend}, the study's own "
+                f"config key simulators.{name}: must include {own}, the study's own "
                 f"backend (its published comparison); allowed: {allowed}"
             )
         queues = cfg.get("simulator_queues", {}).get(name, {})
@@ -170,16 +171,16 @@ def _simulator_problems(cfg: Mapping[str, Any]) -> list[str]:
             f"config key simulator_queues.{name}.{b}: "
             + (
                 f"{b} is the study's own backend, whose queues are config key {name}.grid.queue"
-                if b == study.backend
+                if b == own
                 else f"{b} is not one of the study's simulators (simulators.{name}: {sims})"
             )
             for b in queues
-            if b not in sims or b == study.backend
+            if b not in sims or b == own
         ]
         for b in (b for b in sims if b in allowed):
-            block = plan.simulator_block(cfg, name, b) if b != study.backend else cfg[name]
+            block = plan.simulator_block(cfg, name, b) if b != own else cfg[name]
             problems += _backend_problems(name, block, b, allowed, queues.get(b))
-            problems += study.backend_check(block, b)
+            problems += study.scenarios()[b].check(block)
     return problems
 
 

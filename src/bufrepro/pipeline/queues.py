@@ -118,7 +118,7 @@ def judge(cfg: Mapping[str, Any], name: str, other: str, results: Path) -> pd.Da
         n = seeds(own_summary, scope)
         if n:
             part = own_claims[own_claims["scope"] == scope]
-            rows += _rows(name, part, papers, study.backend, scope, n)
+            rows += _rows(name, part, papers, study.own_simulator(), scope, n)
     summary = pd.read_csv(where / "summary.csv")
     runs = pd.read_csv(where / "runs.csv")
     published = compare.published(name)
