@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from bufrepro import registry
-from bufrepro.kit import prose
+from bufrepro.kit import prose, verdicts
 from bufrepro.pipeline import compare, evidence, plan
 
 if TYPE_CHECKING:
@@ -17,15 +17,7 @@ if TYPE_CHECKING:
 
 WORDS = Path(__file__).with_name("queues.yaml")
 # The verdicts' vocabulary (kit.verdicts), in the order the section groups the queues.
-VERDICTS = (
-    "holds",
-    "partly",
-    "fails",
-    "no meaningful difference",
-    "undecided",
-    "untestable",
-    "not judged: too little data",
-)
+VERDICTS = verdicts.outcomes()
 COLUMNS = (
     "study",
     "paper",

@@ -11,13 +11,14 @@ from typing import Any
 
 import pandas as pd
 
+from bufrepro.kit import verdicts
 from bufrepro.pipeline import evidence, labels
 from bufrepro.pipeline.evidence import MIN_SEEDS
 
 # Fewer seeds than this: the CI is shown, but the value is not called "inside CI" (the rule
 # that also labels a readings verdict "not judged": bufrepro.pipeline.evidence).
 # The verdicts' vocabulary (kit.verdicts); "untestable" counts every "untestable: no run at ...".
-VERDICTS = ("holds", "partly", "fails", "no meaningful difference", "undecided", "untestable")
+VERDICTS = verdicts.judged_outcomes()
 NOT_JUDGED = "not judged"
 NO_CALIBRATION = "calibration not run"
 
@@ -96,8 +97,8 @@ def median_rel_diff(diff: pd.DataFrame) -> dict[str, float]:
     }
 
 
-def _counts(verdicts: pd.Series) -> dict[str, int]:
-    words = verdicts.astype(str)
+def _counts(said: pd.Series) -> dict[str, int]:
+    words = said.astype(str)
     out = {v: int((words == v).sum()) for v in VERDICTS}
     out["untestable"] = int(words.str.startswith("untestable").sum())
     out[NOT_JUDGED] = int(words.str.startswith(NOT_JUDGED).sum())
