@@ -6,6 +6,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from bufrepro import backends, registry
 from bufrepro.kit import configs, grid
 from bufrepro.kit.configs import ConfigError
@@ -22,7 +24,15 @@ MOVED = {
     "ns3_prefix": "backends.ns3.prefix",
 }
 
-__all__ = ["ConfigError", "default_files", "load", "profile_files", "schema", "validate"]
+__all__ = [
+    "ConfigError",
+    "default_files",
+    "load",
+    "profile_files",
+    "read_validated",
+    "schema",
+    "validate",
+]
 
 
 def schema() -> dict[str, Any]:
@@ -246,3 +256,19 @@ def load(*paths: Path, profile: str | None = None) -> dict[str, Any]:
     if chosen:  # the profile chosen by argument is recorded as a profile file would record it
         merged["profile"] = chosen
     return validate(merged)
+
+
+def read_validated(path: Path, command: str) -> dict[str, Any]:
+    """A command's config file (e.g. a results tree's config.validated.yaml), validated; a file
+    that cannot be read, is not YAML or is invalid stops `command` with one sentence naming it
+    (no traceback)."""
+    try:
+        data = configs.read_yaml(path)
+    except OSError as err:
+        raise SystemExit(f"{command}: {path}: cannot read the config ({err.strerror})") from None
+    except yaml.YAMLError as err:
+        raise SystemExit(f"{command}: {path}: not YAML: {err}".replace("\n", " ")) from None
+    try:
+        return validate(data)
+    except (ValueError, TypeError) as err:
+        raise SystemExit(f"{command}: {path}: {err}") from None
