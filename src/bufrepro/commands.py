@@ -51,7 +51,7 @@ def unknown(word: str) -> str:
 
 def reproduce(argv: Sequence[str]) -> int:
     """`bufrepro reproduce [CORES] [snakemake arguments]`: scripts/reproduce.sh, as it is."""
-    if any(a in ("-h", "--help") for a in argv[:1]):
+    if any(a in ("-h", "--help") for a in argv):
         print(
             "usage: bufrepro reproduce [CORES] [snakemake arguments]\n\n"
             f"Runs {REPRODUCE.relative_to(REPO_ROOT)}: installs what is missing, runs every "
