@@ -72,3 +72,16 @@ def test_reproduce_points_to_the_script() -> None:
     assert proc.returncode == 0
     assert "scripts/reproduce.sh" in proc.stdout
     assert (REPO / "scripts" / "reproduce.sh").is_file()
+
+
+def test_reproduce_help_after_its_arguments_does_not_run_it() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "bufrepro.cli", "reproduce", "2", "--configfile", "x", "--help"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0 and proc.stdout.startswith("usage: bufrepro reproduce")
+    assert "[reproduce]" not in proc.stdout + proc.stderr  # the script never started
