@@ -172,7 +172,7 @@ def test_json_is_the_answer_as_data(
     assert f"Runs: {runs['count']} ({runs['coarse']} coarse + {runs['refine']} refining)" in text
     for rule in answer["rules"]:
         assert f"{rule['rule']} {rule['pkts']:.0f} pkts ({rule['source']})" in text
-    assert f"Recommended buffer ({answer['goal']}):" in text
+    assert f"Recommended buffer (smallest within {100 * answer['within']:g}% of the best" in text
     assert [q["queue"] for q in answer["queues"]] == ["DropTail", "RED"]
     for q in answer["queues"]:
         b = q["buffer_pkts"]

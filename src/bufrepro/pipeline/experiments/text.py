@@ -96,14 +96,17 @@ class QueueAnswer:
 
 @dataclass(frozen=True)
 class Answer:
-    """The whole answer: the link, the runs, the rules of thumb, the goal, one block per queue."""
+    """The whole answer: the link, the runs, the rules of thumb, the goal (utilisation within
+    `within` of the best; p95 queueing delay and queue drops at most these, None - no target)
+    and one block per queue."""
 
     link: Link
     runs: Runs
     rules: list[Rule]
     rules_note: str
-    goal: str
     within: float
+    max_delay_ms: float | None
+    max_loss: float | None
     queues: list[QueueAnswer]
 
 
@@ -178,11 +181,11 @@ def build(
     rules: pd.DataFrame,
     recs: pd.DataFrame,
     runs: pd.DataFrame,
-    within: float,
-    goal: str,
+    targets: tuple[float, float | None, float | None],
     sets: Sequence[Sequence[int]],
 ) -> Answer:
-    """The answer from the kind's description, the rules, the recommendations and the runs."""
+    """The answer from the kind's description, the rules, the recommendations, the runs and the
+    targets (within, max p95 delay in ms, max queue drops: answer.targets)."""
     stages = runs["stage"].value_counts()
     return Answer(
         link=link_of(d),
@@ -202,8 +205,9 @@ def build(
             for r in rules.to_dict("records")
         ],
         rules_note=str(d.get("rules_note") or ""),
-        goal=goal,
-        within=within,
+        within=targets[0],
+        max_delay_ms=targets[1],
+        max_loss=targets[2],
         queues=[
             queue_answer({str(k): v for k, v in rec.items()}, d, sets)
             for rec in recs.to_dict("records")

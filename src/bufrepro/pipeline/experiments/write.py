@@ -14,16 +14,6 @@ from bufrepro.pipeline.experiments import answer, plan, plots, text
 CAPTIONS = Path("report/captions/experiments")
 
 
-def goal_text(within: float, delay: float | None, loss: float | None) -> str:
-    """What the recommendation asked for, in words."""
-    goal = f"smallest within {100 * within:g}% of the best utilisation"
-    if delay is not None:
-        goal += f", p95 queueing delay <= {delay:g} ms"
-    if loss is not None:
-        goal += f", queue drops <= {100 * loss:g}%"
-    return goal
-
-
 def write_answer(exp: plan.Resolved, template: Path, page: Path) -> str:
     """Write tables/{runs,answer,rules,recommendation}.csv, figures/*.png, answer.txt, the
     answer as data (answer.json) and the page; returns the answer's text."""
@@ -35,8 +25,7 @@ def write_answer(exp: plan.Resolved, template: Path, page: Path) -> str:
     recs = answer.recommend(runs, block, describe)
     within, delay, loss = answer.targets(block)
     sets = answer.seed_sets(list(block["seeds"]))
-    goal = goal_text(within, delay, loss)
-    told = text.build(describe, rules, recs, runs, within, goal, sets)
+    told = text.build(describe, rules, recs, runs, (within, delay, loss), sets)
     body = text.render(told)
     out = exp.folder
     tables = out / "tables"
