@@ -126,9 +126,10 @@ def _parser(called: str = "bufrepro job") -> argparse.ArgumentParser:
     return parser
 
 
-def _verbs() -> list[str]:
+def _verbs(parser: argparse.ArgumentParser | None = None) -> list[str]:
     """The job verbs (bufrepro job --help lists them)."""
-    found = [a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    made = parser or _parser()
+    found = [a for a in made._actions if isinstance(a, argparse._SubParsersAction)]
     return list(found[0].choices)
 
 
@@ -299,23 +300,13 @@ def _main(argv: Sequence[str] | None = None) -> int:
     """Dispatch a command: the user's (bufrepro --help), or a job verb, listed by
     `bufrepro job --help` and still taken without `job` (the rules call them so)."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] in ("-h", "--help"):
+    if not argv or argv[0] in ("-h", "--help", "reproduce"):
         from bufrepro import commands
 
-        print(commands.top_help(), end="")
-        return 0
-    if argv[0] == "reproduce":
-        from bufrepro import commands
-
-        return commands.reproduce(argv[1:])
+        return commands.main(argv)
     prog = "bufrepro"
     if argv[0] == "job":
         argv, prog = argv[1:], "bufrepro job"
-    if argv[0] not in (*_verbs(), "job", "advise", "verify") and not argv[0].startswith("-"):
-        from bufrepro import commands
-
-        print(commands.unknown(argv[0]), file=sys.stderr)
-        return 2
     if argv and argv[0] == "advise":
         from bufrepro import advise
 
@@ -324,7 +315,13 @@ def _main(argv: Sequence[str] | None = None) -> int:
         from bufrepro.pipeline import verify_cli
 
         return verify_cli.main(argv[1:])
-    args = _parser(prog).parse_args(argv)
+    parser = _parser(prog)
+    if argv and argv[0] not in _verbs(parser) and not argv[0].startswith("-"):
+        from bufrepro import commands
+
+        print(commands.unknown(argv[0]), file=sys.stderr)
+        return 2
+    args = parser.parse_args(argv)
     if args.command == "bench":
         return _bench(args)
     if args.command == "progress":

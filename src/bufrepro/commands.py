@@ -60,3 +60,11 @@ def reproduce(argv: Sequence[str]) -> int:
         )
         return 0
     return subprocess.call(["bash", str(REPRODUCE), *argv], cwd=REPO_ROOT)
+
+
+def main(argv: Sequence[str]) -> int:
+    """`bufrepro` alone or with --help: the listing; `bufrepro reproduce ...`: the script."""
+    if argv and argv[0] == "reproduce":
+        return reproduce(argv[1:])
+    print(top_help(), end="")
+    return 0
