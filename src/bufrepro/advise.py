@@ -50,6 +50,8 @@ FLAG_KEYS = {
     "--budget-cpu": "budget.cpu",
     "--budget-memory": "budget.memory",
 }
+# The flags a new experiment must give (the schema's defaults serve a config file).
+REQUIRED = ("--rate", "--rtt")
 INTEGER_KEYS = ("link.mss_bytes", "flows.count", "buffers.coarse", "buffers.refine")
 NUMBER_KEYS = ("link.access_share", "flows.web_rate")
 
@@ -89,19 +91,25 @@ def _advise_parser() -> argparse.ArgumentParser:
         help="print the answer as data: one JSON object on stdout, the progress on stderr",
     )
     schema = configuration.kind_schema("link")
+    groups: dict[str, Any] = {}
     for flag, key in FLAG_KEYS.items():
-        p.add_argument(
+        block = key.split(".")[0] if "." in key else "experiment"
+        if block not in groups:
+            groups[block] = p.add_argument_group(f"{block} (config keys {block}.*)")
+            if block == "experiment":
+                groups[block].title = "experiment (queues, simulator, seeds)"
+        groups[block].add_argument(
             flag,
             dest=key.replace(".", "__"),
             metavar=key.rsplit(".", 1)[-1].upper(),
-            help=flag_help(schema, key),
+            help=flag_help(schema, key, flag in REQUIRED),
         )
     return p
 
 
-def flag_help(schema: Mapping[str, Any], key: str) -> str:
+def flag_help(schema: Mapping[str, Any], key: str, required: bool = False) -> str:
     """A flag's help from its key in the link schema: its description (meaning and unit) and
-    its default, as typed on the command line."""
+    its default as typed on the command line (or that it is required)."""
     node = schema
     for part in key.split("."):
         node = node["properties"][part]
@@ -109,7 +117,8 @@ def flag_help(schema: Mapping[str, Any], key: str) -> str:
     if isinstance(default, list):
         default = ",".join(str(v) for v in default)
     shown = "none" if default == "" else str(default)
-    return f"{str(node['description']).rstrip('.')}; default: {shown}".replace("%", "%%")
+    tail = "required (unless --config)" if required else f"default: {shown}"
+    return f"{str(node['description']).rstrip('.')}; {tail}".replace("%", "%%")
 
 
 def _set(block: dict[str, Any], key: str, value: Any) -> None:
@@ -297,9 +306,9 @@ def _from_flags(
     args: argparse.Namespace, argv: Sequence[str], say: TextIO
 ) -> tuple[str, Path, dict[str, Any]]:
     """The flags' experiment, validated, then written to experiments/NAME.yaml."""
-    if not args.__dict__["link__rate"] or not args.__dict__["link__rtt"]:
+    if any(not getattr(args, FLAG_KEYS[f].replace(".", "__")) for f in REQUIRED):
         raise configuration.ConfigError(
-            "--rate and --rtt are required (e.g. --rate 10Mbit --rtt 40ms)"
+            " and ".join(REQUIRED) + " are required (e.g. --rate 10Mbit --rtt 40ms)"
         )
     if args.name is not None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", args.name):
         raise configuration.ConfigError(

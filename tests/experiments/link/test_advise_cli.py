@@ -73,8 +73,12 @@ def test_each_flags_help_gives_meaning_unit_and_default(flag: str) -> None:
     default = node["default"]
     typed = ",".join(map(str, default)) if isinstance(default, list) else str(default)
     text = _helps()[flag]
-    meaning, _, said = text.rpartition("; default: ")
-    assert said == (typed or "none"), text
+    if flag in advise.REQUIRED:  # --rate, --rtt: no default for a new experiment
+        meaning, _, said = text.rpartition("; ")
+        assert said == "required (unless --config)", text
+    else:
+        meaning, _, said = text.rpartition("; default: ")
+        assert said == (typed or "none"), text
     assert len(meaning.split()) >= 5, f"{flag}: no meaning in {text!r}"
     assert "config key" not in meaning
     if flag in UNITS:
@@ -91,7 +95,8 @@ def test_the_help_prints_and_names_the_defaults() -> None:
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("usage: bufrepro advise")
     flat = " ".join(proc.stdout.split())
-    assert "default: 10Mbit" in flat and "default: DropTail,RED" in flat
+    assert "required (unless --config)" in flat and "default: DropTail,RED" in flat
+    assert "link (config keys link.*):" in proc.stdout  # the flags grouped by block
     assert "--json" in flat and "LINK__RATE" not in flat
 
 
