@@ -250,13 +250,13 @@ def flag_message(message: str, name: str) -> str:
 
 
 def _link_flags(argv: Sequence[str]) -> list[str]:
-    """The flags that describe the experiment (not --cores, --no-run)."""
+    """The flags that describe the experiment (not --cores, --no-run, --json)."""
     out, skip = [], False
     for arg in argv:
         if skip:
             skip = False
             continue
-        if arg in ("--cores", "--no-run") or arg.startswith("--cores="):
+        if arg in ("--cores", "--no-run", "--json") or arg.startswith("--cores="):
             skip = arg == "--cores"
             continue
         out.append(arg)
