@@ -44,6 +44,7 @@ rule answer_experiment:
         template="report/experiment.html.j2",
     output:
         answer=f"{EXPERIMENT_ROOT}/answer.txt",
+        data=f"{EXPERIMENT_ROOT}/answer.json",
         table=f"{EXPERIMENT_ROOT}/tables/answer.csv",
         runs=f"{EXPERIMENT_ROOT}/tables/runs.csv",
         rules=f"{EXPERIMENT_ROOT}/tables/rules.csv",

@@ -6,18 +6,17 @@ import argparse
 import json
 import os
 import re
-import subprocess
 import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn, TextIO
 
 import yaml
 
 from bufrepro.kit.paths import REPO_ROOT
 from bufrepro.pipeline import configuration
-from bufrepro.pipeline.experiments import plan, search
+from bufrepro.pipeline.experiments import plan, watch
 
 # Each flag and the block key it sets (errors about the key name the flag).
 FLAG_KEYS = {
@@ -51,13 +50,24 @@ FLAG_KEYS = {
     "--budget-cpu": "budget.cpu",
     "--budget-memory": "budget.memory",
 }
+# The flags a new experiment must give (the schema's defaults serve a config file).
+REQUIRED = ("--rate", "--rtt")
 INTEGER_KEYS = ("link.mss_bytes", "flows.count", "buffers.coarse", "buffers.refine")
 NUMBER_KEYS = ("link.access_share", "flows.web_rate")
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors in one line (no usage block) and exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        """One sentence on stderr, pointing to --help."""
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def _advise_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="bufrepro advise",
+        allow_abbrev=False,
         description="Which buffer does my link need? Runs the link in ns-2 (CoDel, PIE, FQ-CoDel: "
         "ns-3) through the workflow "
         "and answers with a recommendation, its delay cost and its uncertainty (docs/own-link.md).",
@@ -65,12 +75,50 @@ def _advise_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--config", help="rerun an experiment file written before (experiments/NAME.yaml)"
     )
-    p.add_argument("--name", help="the experiment's name (default: from the link's keys)")
-    p.add_argument("--cores", type=int, default=os.cpu_count() or 1, help="workflow cores")
+    p.add_argument(
+        "--name", help="the experiment's name (default: from the link's keys and queues)"
+    )
+    p.add_argument(
+        "--cores",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="CPU cores the workflow's runs use (default: every core, here %(default)s)",
+    )
     p.add_argument("--no-run", action="store_true", help="write and check the config only")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print the answer as data: one JSON object on stdout, the progress on stderr",
+    )
+    schema = configuration.kind_schema("link")
+    groups: dict[str, Any] = {}
     for flag, key in FLAG_KEYS.items():
-        p.add_argument(flag, dest=key.replace(".", "__"), help=f"config key {key}")
+        block = key.split(".")[0] if "." in key else "experiment"
+        if block not in groups:
+            groups[block] = p.add_argument_group(f"{block} (config keys {block}.*)")
+            if block == "experiment":
+                groups[block].title = "experiment (queues, simulator, seeds)"
+        groups[block].add_argument(
+            flag,
+            dest=key.replace(".", "__"),
+            metavar=key.rsplit(".", 1)[-1].upper(),
+            help=flag_help(schema, key, flag in REQUIRED),
+        )
     return p
+
+
+def flag_help(schema: Mapping[str, Any], key: str, required: bool = False) -> str:
+    """A flag's help from its key in the link schema: its description (meaning and unit) and
+    its default as typed on the command line (or that it is required)."""
+    node = schema
+    for part in key.split("."):
+        node = node["properties"][part]
+    default = node["default"]
+    if isinstance(default, list):
+        default = ",".join(str(v) for v in default)
+    shown = "none" if default == "" else str(default)
+    tail = "required (unless --config)" if required else f"default: {shown}"
+    return f"{str(node['description']).rstrip('.')}; {tail}".replace("%", "%%")
 
 
 def _set(block: dict[str, Any], key: str, value: Any) -> None:
@@ -103,7 +151,7 @@ def block_from_flags(args: argparse.Namespace) -> dict[str, Any]:
 
 def _integer(raw: str, flag: str) -> int:
     if not re.fullmatch(r"-?[0-9]+", raw.strip()):
-        raise configuration.ConfigError(f"{flag}: {raw!r} is not a whole number")
+        raise configuration.ConfigError(f"{flag}: {raw!r} is not a whole number (e.g. 3)")
     return int(raw)
 
 
@@ -115,13 +163,35 @@ def _number(raw: str, flag: str) -> float:
 
 
 def _seeds(raw: str) -> list[int]:
-    """'4' -> seeds 1..4; '1,2,5,6' -> those."""
+    """'4' -> seeds 1..4; '1,2,5,6' -> those (at least 2, each at least 1, none twice)."""
+    allowed = "allowed: a count of at least 2 (4 for 1,2,3,4) or a list (1,2,3,4)"
     if not re.fullmatch(r"[0-9]+(,[0-9]+)*", raw.strip()):
-        raise configuration.ConfigError(
-            f"--seeds: {raw!r}; allowed: a count (4) or a list (1,2,3,4)"
-        )
+        raise configuration.ConfigError(f"--seeds: {raw!r} is not a count or a list; {allowed}")
     values = [int(x) for x in raw.split(",")]
-    return list(range(1, values[0] + 1)) if len(values) == 1 else values
+    seeds = list(range(1, values[0] + 1)) if len(values) == 1 else values
+    if len(seeds) < 2:
+        raise configuration.ConfigError(
+            f"--seeds: {raw!r} gives {len(seeds)} seed(s), too few for the two seed sets the "
+            f"answer is repeated on; {allowed}"
+        )
+    if min(seeds) < 1 or len(set(seeds)) < len(seeds):
+        raise configuration.ConfigError(
+            f"--seeds: {raw!r}; allowed: distinct seeds of at least 1 (e.g. 1,2,3,4)"
+        )
+    return seeds
+
+
+def with_values_attached(argv: Sequence[str]) -> list[str]:
+    """argv with each flag's value attached (--rtt=-5ms): argparse would read a value that
+    starts with '-' as a flag; attached, it reaches the check, which says what is allowed."""
+    takes = {*FLAG_KEYS, "--config", "--name", "--cores"}
+    out, args = [], list(argv)
+    while args:
+        arg = args.pop(0)
+        if arg in takes and args and not args[0].startswith("--"):
+            arg = f"{arg}={args.pop(0)}"
+        out.append(arg)
+    return out
 
 
 def default_name(block: Mapping[str, Any]) -> str:
@@ -180,13 +250,13 @@ def flag_message(message: str, name: str) -> str:
 
 
 def _link_flags(argv: Sequence[str]) -> list[str]:
-    """The flags that describe the experiment (not --cores, --no-run)."""
+    """The flags that describe the experiment (not --cores, --no-run, --json)."""
     out, skip = [], False
     for arg in argv:
         if skip:
             skip = False
             continue
-        if arg in ("--cores", "--no-run") or arg.startswith("--cores="):
+        if arg in ("--cores", "--no-run", "--json") or arg.startswith("--cores="):
             skip = arg == "--cores"
             continue
         out.append(arg)
@@ -205,124 +275,101 @@ def write_config(path: Path, name: str, block: Mapping[str, Any], argv: Sequence
     path.write_text(head + body, encoding="utf-8")
 
 
-def _progress(exp: plan.Resolved, start: float) -> str:
-    """The one progress line: runs done of those planned, and an ETA."""
-    coarse = plan.stage_points(exp, "coarse")
-    refine_known = exp.refine_file.is_file()
-    refine = plan.stage_points(exp, "refine") if refine_known else []
-    per_buffer = len(coarse) // len(plan.coarse_buffers(exp))
-    guess = 0 if refine_known else per_buffer * int(exp.block["buffers"]["refine"])
-    points = [*coarse, *refine]
-    done = sum((Path(p.run_dir) / "metrics.tsv").is_file() for p in points)
-    total = len(points) + guess
-    now = time.monotonic() - start
-    fresh = sum(
-        1
-        for p in points
-        if (Path(p.run_dir) / "run.json").is_file()
-        and (Path(p.run_dir) / "run.json").stat().st_mtime >= made_since(start)
-    )
-    eta = f"ETA {now / fresh * (total - done):.0f} s" if fresh and done < total else "ETA -"
-    stage = "refining" if refine_known else "coarse pass"
-    return (
-        f"[advise] {done}/{total}{'' if refine_known else '~'} runs ({stage}), {now:.0f} s, {eta}"
-    )
+def _problems(message: str) -> list[str]:
+    """A ConfigError's problems, one a line, without the "invalid configuration:" heading."""
+    lines = [line.strip() for line in message.splitlines()]
+    return [line for line in lines if line and line != "invalid configuration:"]
 
 
-_WALL0 = time.time() - time.monotonic()
+def _read_experiment(given: str) -> tuple[str, Path, dict[str, Any]]:
+    """--config: (its one experiment's name, the file, the validated config)."""
+    path = Path(given)
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except OSError as err:
+        raise configuration.ConfigError(
+            f"--config: {given}: cannot read it ({err.strerror}); allowed: an experiment file "
+            "advise wrote (experiments/NAME.yaml)"
+        ) from None
+    except yaml.YAMLError:
+        raise configuration.ConfigError(f"--config: {given}: not YAML") from None
+    named = raw.get("experiments", {}) if isinstance(raw, dict) else {}
+    names = list(named) if isinstance(named, dict) else []
+    if len(names) != 1:
+        raise configuration.ConfigError(
+            f"--config: {given} names {len(names)} experiments; advise runs one"
+        )
+    return names[0], path, configuration.load(path)
 
 
-def made_since(start_monotonic: float) -> float:
-    """The wall-clock time of a monotonic instant (to compare with file times)."""
-    return _WALL0 + start_monotonic
-
-
-def _run_workflow(exp: plan.Resolved, path: Path, cores: int) -> tuple[int, float, Path]:
-    log = exp.folder / "logs" / "snakemake.log"
-    log.parent.mkdir(parents=True, exist_ok=True)
-    cmd = [sys.executable, "-m", "snakemake", "--cores", str(cores), "--configfile", str(path)]
-    start = time.monotonic()
-    tty = sys.stdout.isatty()
-    with log.open("w") as fh:
-        proc = subprocess.Popen(cmd, cwd=REPO_ROOT, stdout=fh, stderr=subprocess.STDOUT)
-        while proc.poll() is None:
-            time.sleep(0.5)
-            if tty:
-                print("\r" + _progress(exp, start).ljust(70), end="", flush=True)
-    line = _progress(exp, start)
-    print(("\r" if tty else "") + line.ljust(70))
-    return proc.returncode, time.monotonic() - start, log
-
-
-def cost_line(exp: plan.Resolved, since: float, wall: float, cores: int) -> str:
-    """Runs made now, and the simulator's and parsers' CPU against the wall."""
-    made, reused, sim, parse = 0, 0, 0.0, 0.0
-    for stage in search.STAGES:
-        for p in plan.stage_points(exp, stage):
-            meta = Path(p.run_dir) / "run.json"
-            reused += meta.is_file() and meta.stat().st_mtime < since
-            if meta.is_file() and meta.stat().st_mtime >= since:
-                cpu = json.loads(meta.read_text(encoding="utf-8")).get("cpu_s", {})
-                made += 1
-                sim += float(cpu.get("simulator", 0.0))
-                parse += float(cpu.get("parser", 0.0))
-    load = os.getloadavg()[0]
-    return (
-        f"Cost: {made} runs made, {reused} reused (made before, same config and code), in "
-        f"{wall:.1f} s wall on {cores} cores (load {load:.1f}); "
-        f"ns {sim:.1f} CPU s = {100 * sim / (wall * cores):.0f}% of cores x wall, "
-        f"parsers {parse:.1f} CPU s"
-    )
+def _from_flags(
+    args: argparse.Namespace, argv: Sequence[str], say: TextIO
+) -> tuple[str, Path, dict[str, Any]]:
+    """The flags' experiment, validated, then written to experiments/NAME.yaml."""
+    if any(not getattr(args, FLAG_KEYS[f].replace(".", "__")) for f in REQUIRED):
+        raise configuration.ConfigError(
+            " and ".join(REQUIRED) + " are required (e.g. --rate 10Mbit --rtt 40ms)"
+        )
+    if args.name is not None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", args.name):
+        raise configuration.ConfigError(
+            f"--name: {args.name!r}; allowed: letters, digits, '.', '_' and '-' (a file name)"
+        )
+    block = block_from_flags(args)
+    name, said = free_name(args.name or default_name(block), block, bool(args.name))
+    path = Path("experiments") / f"{name}.yaml"
+    try:
+        configuration.validate(
+            {**configuration.load(), "studies": [], "experiments": {name: block}}
+        )
+    except configuration.ConfigError as err:
+        raise configuration.ConfigError(flag_message(str(err), name)) from None
+    if said:
+        print(f"[advise] {said}", file=say)
+    write_config(path, name, block, _link_flags(argv))
+    return name, path, configuration.load(path)
 
 
 def advise(argv: Sequence[str]) -> int:
-    """The `bufrepro advise` verb; returns the exit code."""
-    args = _advise_parser().parse_args(argv)
+    """The `bufrepro advise` verb; returns the exit code. Bad input is refused before anything
+    is written or run: one line on stderr per problem, naming the flag, and exit 2."""
+    args = _advise_parser().parse_args(with_values_attached(argv))
     os.chdir(REPO_ROOT)
+    say = sys.stderr if args.json else sys.stdout  # --json: stdout holds the JSON only
     try:
+        if args.cores < 1:
+            raise configuration.ConfigError(f"--cores: {args.cores}; allowed: 1 or more")
         if args.config:
-            path = Path(args.config)
-            raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-            names = list(raw.get("experiments", {}))
-            if len(names) != 1:
-                raise configuration.ConfigError(
-                    f"{path}: names {len(names)} experiments; advise runs one"
-                )
-            name = names[0]
-            cfg = configuration.load(path)
+            name, path, cfg = _read_experiment(args.config)
         else:
-            if not args.__dict__["link__rate"] or not args.__dict__["link__rtt"]:
-                raise configuration.ConfigError(
-                    "--rate and --rtt are required (e.g. --rate 10Mbit --rtt 40ms)"
-                )
-            block = block_from_flags(args)
-            name, said = free_name(args.name or default_name(block), block, bool(args.name))
-            if said:
-                print(f"[advise] {said}")
-            path = Path("experiments") / f"{name}.yaml"
-            try:
-                configuration.validate(
-                    {**configuration.load(), "studies": [], "experiments": {name: block}}
-                )
-            except configuration.ConfigError as err:
-                raise configuration.ConfigError(flag_message(str(err), name)) from None
-            write_config(path, name, block, _link_flags(argv))
-            cfg = configuration.load(path)
+            name, path, cfg = _from_flags(args, argv, say)
     except configuration.ConfigError as err:
-        print(f"bufrepro advise: {err}", file=sys.stderr)
+        for line in _problems(str(err)):
+            print(f"bufrepro advise: {line}", file=sys.stderr)
         return 2
-    print(f"[advise] experiment {name}: config {path}")
+    print(f"[advise] experiment {name}: config {path}", file=say)
     if args.no_run:
+        if args.json:
+            print(json.dumps({"experiment": name, "config": str(path)}, indent=1))
         return 0
     since = time.time()
     exp = plan.resolve(cfg, name)
-    rc, wall, log = _run_workflow(exp, path, args.cores)
+    rc, wall, log = watch.run_workflow(exp, path, args.cores, say)
     if rc != 0:
         tail = log.read_text(encoding="utf-8", errors="replace").splitlines()[-25:]
         print("\n".join(tail), file=sys.stderr)
         print(f"bufrepro advise: the workflow failed (exit {rc}); its log: {log}", file=sys.stderr)
         return 1
-    print((exp.folder / "answer.txt").read_text(encoding="utf-8"), end="")
-    print(cost_line(exp, since, wall, args.cores))
-    print(f"Page: report/experiments/{name}.html  Table: {exp.folder}/tables/answer.csv")
+    cost = watch.cost(exp, since, wall, args.cores)
+    where = {
+        "config": str(path),
+        "page": f"report/experiments/{name}.html",
+        "table": f"{exp.folder}/tables/answer.csv",
+    }
+    if args.json:
+        answer = json.loads((exp.folder / "answer.json").read_text(encoding="utf-8"))
+        made = {"experiment": name, **where, "answer": answer, "cost": watch.cost_data(cost)}
+        print(json.dumps(made, indent=1, allow_nan=False))
+    else:
+        print((exp.folder / "answer.txt").read_text(encoding="utf-8"), end="")
+        print(watch.cost_text(cost, where["page"], where["table"]), end="")
     return 0

@@ -1,4 +1,4 @@
-"""Command-line entry points the rules call: run-batch, aggregate, compare, plot, readings-*, ..."""
+"""The `bufrepro` command: the user's commands, and the job verbs the rules call (run-batch)."""
 
 from __future__ import annotations
 
@@ -16,9 +16,11 @@ from bufrepro.pipeline import configuration
 # for pandas, matplotlib or Jinja2's report template at start-up.
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m bufrepro.cli")
-    sub = parser.add_subparsers(dest="command", required=True)
+def _parser(called: str = "bufrepro job") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=called, description="The workflow's job verbs (the Snakemake rules call them)."
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="<verb>")
     run = sub.add_parser("run-batch", help="render, simulate and parse one batch of runs")
     agg = sub.add_parser("aggregate", help="runs.csv, summary.csv, provenance, derived tables")
     cmp_ = sub.add_parser("compare", help="diff, claims, coverage and the study's own tables")
@@ -93,13 +95,24 @@ def _parser() -> argparse.ArgumentParser:
         help="with --workflow: the floor alone (for a reproduction timed in the same sitting)",
     )
     shw = sub.add_parser("show", help="print diffs, coverage and claims")
-    shw.add_argument("--config", required=True)
+    shw.add_argument(
+        "--config",
+        default="results/config.validated.yaml",
+        help="the validated config (default: results/config.validated.yaml)",
+    )
     shw.add_argument("--results", default="results")
     shw.add_argument("--summary", action="store_true", help="only the per-study summary table")
     _readings_parsers(sub)
     _claims_calibrated_parser(sub)
     _experiment_parsers(sub)
     return parser
+
+
+def _verbs(parser: argparse.ArgumentParser | None = None) -> list[str]:
+    """The job verbs (bufrepro job --help lists them)."""
+    made = parser or _parser()
+    found = [a for a in made._actions if isinstance(a, argparse._SubParsersAction)]
+    return list(found[0].choices)
 
 
 def _experiment_parsers(sub: Any) -> None:
@@ -266,8 +279,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None = None) -> int:
-    """Dispatch a job's subcommand; see --help (the user's `advise` verb: bufrepro.advise)."""
+    """Dispatch a command: the user's (bufrepro --help), or a job verb, listed by
+    `bufrepro job --help` and still taken without `job` (the rules call them so)."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help", "reproduce"):
+        from bufrepro import commands
+
+        return commands.main(argv)
+    prog = "bufrepro"
+    if argv[0] == "job":
+        argv, prog = argv[1:], "bufrepro job"
     if argv and argv[0] == "advise":
         from bufrepro import advise
 
@@ -276,7 +297,13 @@ def _main(argv: Sequence[str] | None = None) -> int:
         from bufrepro.pipeline import verify_cli
 
         return verify_cli.main(argv[1:])
-    args = _parser().parse_args(argv)
+    parser = _parser(prog)
+    if argv and argv[0] not in _verbs(parser) and not argv[0].startswith("-"):
+        from bufrepro import commands
+
+        print(commands.unknown(argv[0]), file=sys.stderr)
+        return 2
+    args = parser.parse_args(argv)
     if args.command == "bench":
         return _bench(args)
     if args.command == "progress":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from pathlib import Path
 
@@ -23,3 +24,30 @@ def environment(template_dir: Path) -> jinja2.Environment:
         keep_trailing_newline=True,
         autoescape=False,
     )
+
+
+def _fmt(value: object, spec: str) -> str:
+    """format(value, spec); a number not measured (None) reads nan, as a NaN would."""
+    return format(math.nan if value is None else value, spec)
+
+
+@cache
+def text_environment(template_dir: Path) -> jinja2.Environment:
+    """The environment above for plain-text output: a line holding only a block tag leaves no
+    line, and `fmt` formats a number as Python does (<< x|fmt(".3f") >>)."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(template_dir)),
+        undefined=jinja2.StrictUndefined,
+        variable_start_string="<<",
+        variable_end_string=">>",
+        block_start_string="<%",
+        block_end_string="%>",
+        comment_start_string="<#",
+        comment_end_string="#>",
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,
+    )
+    env.filters["fmt"] = _fmt
+    return env

@@ -69,6 +69,8 @@ def _unit(value: float, unit: str, units: Mapping[str, float], where: str, text:
 def rate_bps(text: str, where: str) -> float:
     """A rate such as 10Mbit or 1Gbit, in bit/s (above 0)."""
     value, unit = _split(text, where)
+    if value <= 0:
+        raise UnitError(f"{where}: {text!r} must be above 0, with a unit (e.g. 10Mbit)")
     bps = _unit(value, unit, RATE_UNITS, where, text)
     if bps <= 0:
         raise UnitError(f"{where}: {text!r} must be above 0")
@@ -84,8 +86,11 @@ def seconds(text: str, where: str, allow_zero: bool = False) -> float:
     return out
 
 
-def fraction(text: str | float, where: str, below_one: bool = True) -> float:
-    """A fraction given as 1% or 0.01, in [0, 1) (or [0, 1] when below_one is false)."""
+def fraction(
+    text: str | float, where: str, below_one: bool = True, what: str = "a fraction"
+) -> float:
+    """A fraction given as 1% or 0.01, in [0, 1) (or [0, 1] when below_one is false); `what`
+    names it in the error (a loss rate, the utilisation margin)."""
     raw = str(text).strip()
     match = re.fullmatch(NUMBER + r"\s*(%?)", raw)
     if match is None:
@@ -94,9 +99,7 @@ def fraction(text: str | float, where: str, below_one: bool = True) -> float:
         raise UnitError(f"{where}: {text!r} is not a fraction; allowed: 0.01 or 1%")
     value = float(match.group(1)) / (100.0 if match.group(2) else 1.0)
     if (value >= 1 and below_one) or value > 1:
-        raise UnitError(
-            f"{where}: {text!r} is {value:g}; a loss rate must be below 1 (e.g. 1% or 0.01)"
-        )
+        raise UnitError(f"{where}: {text!r} is {value:g}; {what} must be below 1 (e.g. 1% or 0.01)")
     return value
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -140,3 +141,46 @@ def test_the_documented_command_as_written(tmp_path: Path) -> None:
         "results/experiments/link-10mbit-40ms-3sack-loss1pct-droptail-red/batches/coarse-b0000.tsv"
         in dry.stdout
     )
+
+
+def test_json_is_the_answer_as_data(
+    advised: tuple[Path, subprocess.CompletedProcess[str]],
+) -> None:
+    work, first = advised
+    env = {**os.environ, "PYTHONPATH": str(work / "src")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "bufrepro.cli", "advise", *FLAGS, "--json"],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    made = json.loads(proc.stdout)  # stdout is the JSON object and nothing else
+    assert "[advise]" in proc.stderr  # the progress went to stderr
+    text = (work / "results" / "experiments" / NAME / "answer.txt").read_text()
+    assert text in first.stdout  # the text answer printed earlier is the one kept
+    assert made["experiment"] == NAME and made["page"] == f"report/experiments/{NAME}.html"
+    answer, cost = made["answer"], made["cost"]
+    assert cost["runs_made"] == 0 and cost["runs_reused"] == answer["runs"]["count"] > 0
+    link = answer["link"]
+    assert f"Link: {link['rate_mbps']:g} Mbit/s, {link['hops']}, random loss" in text
+    assert f"Flows: {link['flows']} x {link['cc']}" in text
+    assert f"BDP {link['bdp_pkts']:.1f} pkts of {link['packet_bytes']} B" in text
+    runs = answer["runs"]
+    assert f"Runs: {runs['count']} ({runs['coarse']} coarse + {runs['refine']} refining)" in text
+    for rule in answer["rules"]:
+        assert f"{rule['rule']} {rule['pkts']:.0f} pkts ({rule['source']})" in text
+    assert f"Recommended buffer (smallest within {100 * answer['within']:g}% of the best" in text
+    assert [q["queue"] for q in answer["queues"]] == ["DropTail", "RED"]
+    for q in answer["queues"]:
+        b = q["buffer_pkts"]
+        head = f"  {q['queue']}: {b} pkts = {q['buffer_ms']:.1f} ms = {q['buffer_bdp']:.2f} BDP"
+        assert head in text, head
+        assert f"utilisation {q['utilisation']:.3f}" in text
+        assert f"queueing {q['qdelay_ms_mean']:.1f} ms mean, {q['qdelay_ms_p95']:.1f} p95" in text
+        a_set, b_set = (",".join(map(str, s)) for s in q["seed_sets"])
+        assert f"seeds {a_set} pick" in text and f"seeds {b_set} pick" in text
+        for note in q["notes"]:
+            assert f"    note: {note}\n" in text

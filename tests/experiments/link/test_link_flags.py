@@ -91,9 +91,10 @@ def test_the_default_name_and_the_written_config(tmp_path: Path) -> None:
     name = advise.default_name(block)
     assert name == "link-10mbit-40ms-3sack-loss1pct-droptail-red"
     path = tmp_path / f"{name}.yaml"
-    advise.write_config(path, name, block, LINK)
+    advise.write_config(path, name, block, advise._link_flags([*LINK, "--json", "--cores", "2"]))
     text = path.read_text()
     assert "snakemake --cores 2 --configfile" in text and "studies: []" in text
+    assert f"written by: bufrepro advise {' '.join(LINK)}\n" in text  # not --json, --cores
 
 
 def test_another_config_never_overwrites_an_experiment(

@@ -64,10 +64,12 @@ class LinkExperiment(Experiment[Setup]):
         one_by_one: list[Callable[[], object]] = [
             lambda: units.rate_bps(str(link_["rate"]), f"{where}.link.rate"),
             lambda: units.seconds(str(link_["rtt"]), f"{where}.link.rtt"),
-            lambda: units.fraction(link_["loss"], f"{where}.link.loss"),
+            lambda: units.fraction(link_["loss"], f"{where}.link.loss", what="a loss rate"),
             lambda: units.choice(str(flows["cc"]), CCS[backend_of(block)], f"{where}.flows.cc"),
             lambda: units.seconds(str(flows["start_jitter"]), f"{where}.flows.start_jitter", True),
-            lambda: units.fraction(targets["within"], f"{where}.targets.within"),
+            lambda: units.fraction(
+                targets["within"], f"{where}.targets.within", what="the utilisation margin"
+            ),
         ]
         if targets["max_delay"]:
             one_by_one.append(
@@ -75,7 +77,9 @@ class LinkExperiment(Experiment[Setup]):
             )
         if targets["max_loss"] != "":
             one_by_one.append(
-                lambda: units.fraction(targets["max_loss"], f"{where}.targets.max_loss")
+                lambda: units.fraction(
+                    targets["max_loss"], f"{where}.targets.max_loss", what="a loss rate"
+                )
             )
         for quantity in one_by_one:
             try:

@@ -108,7 +108,7 @@ def read(block: Block, where: str) -> Link:
     link, flows = block["link"], block["flows"]
     bps = units.rate_bps(str(link["rate"]), f"{where}.link.rate")
     rtt = units.seconds(str(link["rtt"]), f"{where}.link.rtt")
-    loss = units.fraction(link["loss"], f"{where}.link.loss")
+    loss = units.fraction(link["loss"], f"{where}.link.loss", what="a loss rate")
     one_way = rtt / 2
     access = one_way * float(link["access_share"])
     backend = backend_of(block)

@@ -1,122 +1,226 @@
-"""The answer as the terminal prints it: the link, the rules of thumb, one block per queue."""
+"""The answer as a typed object, told as text by its template (answer.txt.j2) or as JSON."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from bufrepro.kit.templates import text_environment
 from bufrepro.pipeline.experiments.notes import notes as guard_notes
 
 # A recommended buffer whose queue drops more than this share of packets gets a note.
 LOSS_NOTE = 0.01
+TEMPLATES = Path(__file__).parent
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.2f}%" if x < 0.1 else f"{100 * x:.1f}%"
+@dataclass(frozen=True)
+class Link:
+    """The link as read: rate, hops, loss, flows, BDP and window."""
+
+    rate_mbps: float
+    rtt_ms: float
+    hops: str
+    loss: float
+    simulator: str
+    flows: int
+    cc: str
+    cbr_mbps: float
+    web_rate: float
+    bdp_pkts: float
+    packet_bytes: int
+    window_pkts: int
+    window_auto: bool
 
 
-def _pm(value: float, ci: float, fmt: str) -> str:
-    return format(value, fmt) + ("" if math.isnan(ci) else " +- " + format(ci, fmt))
+@dataclass(frozen=True)
+class Runs:
+    """The runs the answer rests on."""
+
+    count: int
+    coarse: int
+    refine: int
+    seeds: list[int]
+    measured_s: float
+    warmup_s: float
+    buffers: int
+    buffer_min_pkts: int
+    buffer_max_pkts: int
 
 
-def link_lines(d: Mapping[str, Any]) -> list[str]:
-    """The link as read: rate, hops, loss, flows, BDP, window, run length."""
-    extra = []
-    if d["cbr_mbps"]:
-        extra.append(f"a {d['cbr_mbps']:g} Mbit/s CBR flow")
-    if d["web_rate"]:
-        extra.append(f"web flows ({d['web_rate']:g} new/s, PackMime)")
-    window = "auto, far above the BDP: no hidden cap" if d["window_auto"] else "set by you"
-    return [
-        f"Link: {d['rate_mbps']:g} Mbit/s, {d['hops']}, random loss {_pct(d['loss'])}"
-        + (f" (simulator {d['simulator']})" if d.get("simulator", "ns2") != "ns2" else ""),
-        f"Flows: {d['flows']} x {d['cc']}" + (", " + ", ".join(extra) if extra else ""),
-        f"BDP {d['bdp_pkts']:.1f} pkts of {d['packet_bytes']} B; "
-        f"window_ {d['window_pkts']} pkts ({window})",
-    ]
+@dataclass(frozen=True)
+class Rule:
+    """A rule of thumb, in packets."""
+
+    rule: str
+    pkts: float
+    source: str
 
 
-def rules_line(rules: pd.DataFrame) -> str:
-    """The rules of thumb on one line, in packets."""
-    parts = [f"{r.rule} {r.pkts:.0f} pkts ({r.source})" for r in rules.itertuples()]
-    return "Rules of thumb: " + "; ".join(parts)
+@dataclass(frozen=True)
+class QueueAnswer:
+    """One queue's recommended buffer (None when no buffer tested meets the targets), its delay
+    cost, its spread over the two seed sets, and its notes. A number not measured is None."""
+
+    queue: str
+    buffer_pkts: int | None
+    reason: str
+    best_utilisation: float
+    best_buffer_pkts: int
+    buffer_ms: float | None
+    buffer_bdp: float | None
+    utilisation: float | None
+    utilisation_ci: float | None
+    qdelay_ms_mean: float | None
+    qdelay_ms_p95: float | None
+    qdelay_ms_p99: float | None
+    queue_loss_rate: float | None
+    link_loss_rate: float | None
+    goodput_mbps: float | None
+    jain_index: float | None
+    seed_sets: list[list[int]]
+    seed_set_picks_pkts: list[int | None]
+    seed_sets_steps_apart: int | None
+    step_below_pkts: int | None
+    step_above_pkts: int | None
+    smallest_tested: bool
+    heavy_loss: bool
+    notes: list[str]
+    meaning: str
 
 
-def queue_lines(
-    rec: Mapping[str, Any], d: Mapping[str, Any], within: float, sets: Sequence[Sequence[int]]
-) -> list[str]:
-    """One queue's recommendation: buffer, utilisation, delay cost, loss, and its spread."""
-    q = rec["queue"]
-    if rec["buffer_pkts"] is None or (
-        isinstance(rec["buffer_pkts"], float) and math.isnan(rec["buffer_pkts"])
-    ):
-        return [
-            f"  {q}: {rec['reason']} (best utilisation {rec['best_utilisation']:.3f} "
-            f"at {rec['best_buffer_pkts']} pkts)"
-        ]
-    b = int(rec["buffer_pkts"])
-    how = "" if rec["reason"] == "knee" else f" [{rec['reason']}]"
-    a_set, b_set = (",".join(str(s) for s in x) for x in sets)
-    apart = rec["seed_sets_steps_apart"]
-    spread = (
-        "" if math.isnan(apart) else f" ({int(apart)} search step{'s' if apart != 1 else ''} apart)"
+@dataclass(frozen=True)
+class Answer:
+    """The whole answer: the link, the runs, the rules of thumb, the goal (utilisation within
+    `within` of the best; p95 queueing delay and queue drops at most these, None - no target)
+    and one block per queue."""
+
+    link: Link
+    runs: Runs
+    rules: list[Rule]
+    rules_note: str
+    within: float
+    max_delay_ms: float | None
+    max_loss: float | None
+    queues: list[QueueAnswer]
+
+
+def _num(x: Any) -> float | None:
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
+
+
+def _whole(x: Any) -> int | None:
+    value = _num(x)
+    return None if value is None else int(value)
+
+
+def link_of(d: Mapping[str, Any]) -> Link:
+    """The link as the kind describes it."""
+    return Link(
+        float(d["rate_mbps"]),
+        float(d["rtt_ms"]),
+        str(d["hops"]),
+        float(d["loss"]),
+        str(d.get("simulator", "ns2")),
+        int(d["flows"]),
+        str(d["cc"]),
+        float(d["cbr_mbps"]),
+        float(d["web_rate"]),
+        float(d["bdp_pkts"]),
+        int(d["packet_bytes"]),
+        int(d["window_pkts"]),
+        bool(d["window_auto"]),
     )
-    notes = []
-    if b == int(rec["step_below_pkts"]) and b != int(rec["step_above_pkts"]):
-        notes.append("the smallest buffer tested: the knee may lie lower (--buffer-min)")
-    if rec["queue_loss_rate"] > LOSS_NOTE:
-        notes.append(
-            f"the queue drops {_pct(rec['queue_loss_rate'])} here; --max-loss or --max-delay "
-            "ask for a buffer that meets a target"
-        )
-    return [
-        f"  {q}: {b} pkts = {b * d['ms_per_pkt']:.1f} ms = {b / d['bdp_pkts']:.2f} BDP{how}; "
-        f"utilisation {_pm(rec['link_utilisation'], rec['link_utilisation_ci'], '.3f')} "
-        f"(best {rec['best_utilisation']:.3f} at {int(rec['best_buffer_pkts'])} pkts)",
-        f"    delay cost: queueing {rec['qdelay_ms_mean']:.1f} ms mean, "
-        f"{rec['qdelay_ms_p95']:.1f} p95, "
-        f"{rec['qdelay_ms_p99']:.1f} p99; loss {_pct(rec['queue_loss_rate'])} queue + "
-        f"{_pct(rec['link_loss_rate'])} link; goodput {rec['goodput_mbps']:.2f} Mbit/s; "
-        f"Jain {rec['jain_index']:.3f}",
-        f"    uncertainty: seeds {a_set} pick {_int(rec['set_a_pkts'])}, seeds {b_set} pick "
-        f"{_int(rec['set_b_pkts'])}{spread}; tested neighbours {int(rec['step_below_pkts'])} and "
-        f"{int(rec['step_above_pkts'])} pkts",
-        *(f"    note: {n}" for n in notes),
-        *(f"    note: {n}" for n in (guard_notes(rec, d) if "note_words" in d else [])),
-        *(f"    {n}" for n in [d.get("queue_notes", {}).get(q, "")] if n),
-    ]
 
 
-def _int(x: Any) -> str:
-    return "none" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{int(x)} pkts"
+def queue_answer(
+    rec: Mapping[str, Any], d: Mapping[str, Any], sets: Sequence[Sequence[int]]
+) -> QueueAnswer:
+    """One queue's block from its recommendation row."""
+    b = _whole(rec["buffer_pkts"])
+    m = {k: _num(rec.get(k)) for k in ("link_utilisation", "link_utilisation_ci")}
+    picked = b is not None
+    below, above = _whole(rec.get("step_below_pkts")), _whole(rec.get("step_above_pkts"))
+    loss = _num(rec.get("queue_loss_rate")) if picked else None
+    return QueueAnswer(
+        queue=str(rec["queue"]),
+        buffer_pkts=b,
+        reason=str(rec["reason"]),
+        best_utilisation=float(rec["best_utilisation"]),
+        best_buffer_pkts=int(rec["best_buffer_pkts"]),
+        buffer_ms=None if b is None else b * float(d["ms_per_pkt"]),
+        buffer_bdp=None if b is None else b / float(d["bdp_pkts"]),
+        utilisation=m["link_utilisation"] if picked else None,
+        utilisation_ci=m["link_utilisation_ci"] if picked else None,
+        **{
+            k: _num(rec.get(k)) if picked else None
+            for k in ("qdelay_ms_mean", "qdelay_ms_p95", "qdelay_ms_p99", "link_loss_rate")
+        },
+        queue_loss_rate=loss,
+        goodput_mbps=_num(rec.get("goodput_mbps")) if picked else None,
+        jain_index=_num(rec.get("jain_index")) if picked else None,
+        seed_sets=[list(s) for s in sets],
+        seed_set_picks_pkts=[_whole(rec.get("set_a_pkts")), _whole(rec.get("set_b_pkts"))],
+        seed_sets_steps_apart=_whole(rec.get("seed_sets_steps_apart")) if picked else None,
+        step_below_pkts=below,
+        step_above_pkts=above,
+        smallest_tested=picked and b == below and b != above,
+        heavy_loss=loss is not None and loss > LOSS_NOTE,
+        notes=guard_notes(rec, d) if picked and "note_words" in d else [],
+        meaning=str(d.get("queue_notes", {}).get(str(rec["queue"]), "")) if picked else "",
+    )
 
 
-def answer_text(
+def build(
     d: Mapping[str, Any],
     rules: pd.DataFrame,
     recs: pd.DataFrame,
     runs: pd.DataFrame,
-    within: float,
-    goal: str,
+    targets: tuple[float, float | None, float | None],
     sets: Sequence[Sequence[int]],
-) -> str:
-    """The whole answer (at most ~25 lines for two queues)."""
+) -> Answer:
+    """The answer from the kind's description, the rules, the recommendations, the runs and the
+    targets (within, max p95 delay in ms, max queue drops: answer.targets)."""
     stages = runs["stage"].value_counts()
-    seeds = sorted(int(s) for s in runs["seed"].unique())
-    lines = link_lines(d)
-    lines.append(
-        f"Runs: {len(runs)} ({stages.get('coarse', 0)} coarse + {stages.get('refine', 0)} "
-        f"refining), {len(seeds)} seeds ({','.join(map(str, seeds))}), "
-        f"{d['duration_s'] - d['warmup_s']:g} s measured after {d['warmup_s']:g} s warm-up; "
-        f"{runs['buffer'].nunique()} buffers, {runs['buffer'].min()} to {runs['buffer'].max()} pkts"
+    return Answer(
+        link=link_of(d),
+        runs=Runs(
+            count=len(runs),
+            coarse=int(stages.get("coarse", 0)),
+            refine=int(stages.get("refine", 0)),
+            seeds=sorted(int(s) for s in runs["seed"].unique()),
+            measured_s=float(d["duration_s"] - d["warmup_s"]),
+            warmup_s=float(d["warmup_s"]),
+            buffers=int(runs["buffer"].nunique()),
+            buffer_min_pkts=int(runs["buffer"].min()),
+            buffer_max_pkts=int(runs["buffer"].max()),
+        ),
+        rules=[
+            Rule(str(r["rule"]), float(r["pkts"]), str(r["source"]))
+            for r in rules.to_dict("records")
+        ],
+        rules_note=str(d.get("rules_note") or ""),
+        within=targets[0],
+        max_delay_ms=targets[1],
+        max_loss=targets[2],
+        queues=[
+            queue_answer({str(k): v for k, v in rec.items()}, d, sets)
+            for rec in recs.to_dict("records")
+        ],
     )
-    lines.append(rules_line(rules))
-    if d.get("rules_note"):
-        lines.append(f"  ({d['rules_note']})")
-    lines.append(f"Recommended buffer ({goal}):")
-    for rec in recs.to_dict("records"):
-        lines += queue_lines({str(k): v for k, v in rec.items()}, d, within, sets)
-    return "\n".join(lines) + "\n"
+
+
+def as_data(answer: Answer) -> dict[str, Any]:
+    """The answer as JSON-ready data (the same fields, nested)."""
+    return dataclasses.asdict(answer)
+
+
+def render(answer: Answer) -> str:
+    """The answer as the terminal prints it (at most ~25 lines for two queues)."""
+    template = text_environment(TEMPLATES).get_template("answer.txt.j2")
+    return template.render(answer=answer)

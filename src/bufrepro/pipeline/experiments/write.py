@@ -14,19 +14,9 @@ from bufrepro.pipeline.experiments import answer, plan, plots, text
 CAPTIONS = Path("report/captions/experiments")
 
 
-def goal_text(within: float, delay: float | None, loss: float | None) -> str:
-    """What the recommendation asked for, in words."""
-    goal = f"smallest within {100 * within:g}% of the best utilisation"
-    if delay is not None:
-        goal += f", p95 queueing delay <= {delay:g} ms"
-    if loss is not None:
-        goal += f", queue drops <= {100 * loss:g}%"
-    return goal
-
-
 def write_answer(exp: plan.Resolved, template: Path, page: Path) -> str:
-    """Write tables/{runs,answer,rules,recommendation}.csv, figures/*.png, answer.txt and the
-    page; returns the answer's text."""
+    """Write tables/{runs,answer,rules,recommendation}.csv, figures/*.png, answer.txt, the
+    answer as data (answer.json) and the page; returns the answer's text."""
     name, block, kind = exp.name, exp.block, exp.kind
     describe = kind.describe(exp.setup)
     runs = answer.runs_frame(exp)
@@ -35,8 +25,8 @@ def write_answer(exp: plan.Resolved, template: Path, page: Path) -> str:
     recs = answer.recommend(runs, block, describe)
     within, delay, loss = answer.targets(block)
     sets = answer.seed_sets(list(block["seeds"]))
-    goal = goal_text(within, delay, loss)
-    body = text.answer_text(describe, rules, recs, runs, within, goal, sets)
+    told = text.build(describe, rules, recs, runs, (within, delay, loss), sets)
+    body = text.render(told)
     out = exp.folder
     tables = out / "tables"
     tables.mkdir(parents=True, exist_ok=True)
@@ -54,6 +44,8 @@ def write_answer(exp: plan.Resolved, template: Path, page: Path) -> str:
     for fig_name, fig in made.items():
         fig.savefig(figures / f"{fig_name}.png", dpi=110)
     (out / "answer.txt").write_text(body, encoding="utf-8")
+    data = json.dumps(text.as_data(told), indent=1, allow_nan=False)
+    (out / "answer.json").write_text(data + "\n", encoding="utf-8")
     refine = json.loads(exp.refine_file.read_text(encoding="utf-8"))
     page.parent.mkdir(parents=True, exist_ok=True)
     html = (
