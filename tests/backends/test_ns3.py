@@ -136,6 +136,15 @@ def test_every_queue_of_the_table_passes_the_check() -> None:
     assert ns3.queue_arguments("DropTail", {"MinTh": 1.5}) == {"queue": "ns3::FifoQueueDisc"}
 
 
+def test_pie_takes_the_scenarios_mean_packet_size() -> None:
+    """PIE's MeanPktSize is the scenario's packet, not ns-3.37's 1000 B; CoDel takes none."""
+    attrs = {"MeanPktSize": 1500, "MinTh": 1.5}
+    assert ns3.queue_arguments("PIE", attrs)["queueAttr"] == (
+        "QueueDelayReference=15ms,UseEcn=false,MeanPktSize=1500"
+    )
+    assert "MeanPktSize" not in ns3.queue_arguments("CoDel", attrs)["queueAttr"]
+
+
 def test_aqm_on_ns2_fails_naming_the_backend_that_has_it() -> None:
     raw = merged(configs.merge(TINY, {"dumbbell": {"grid": {"queue": ["CoDel"]}}}))
     with pytest.raises(configuration.ConfigError) as err:

@@ -27,7 +27,8 @@ PACKAGES = "libns3-dev libgsl-dev pkg-config g++"
 # this order): RFC 8289's CoDel target and interval, RFC 8033's PIE delay reference, RFC 8290's
 # FQ-CoDel flows and quantum (no attribute in ns-3.37: ns3/queues.h sets it on the disc), ECN off
 # in every AQM. A study's config is checked against these names before any run; a scenario adds
-# or overrides attributes (RED's thresholds are each scenario's).
+# or overrides attributes (RED's thresholds are each scenario's; RED's and PIE's MeanPktSize is
+# the scenario's data packet, not ns-3.37's 1000 B default).
 @dataclass(frozen=True)
 class Queue:
     """An ns-3 queue disc: its type, default attributes (name -> value as ns-3 reads it) and
@@ -49,7 +50,11 @@ QUEUES: Mapping[str, Queue] = MappingProxyType(
         "CoDel": Queue(
             "ns3::CoDelQueueDisc", {"Target": "5ms", "Interval": "100ms", "UseEcn": "false"}
         ),
-        "PIE": Queue("ns3::PieQueueDisc", {"QueueDelayReference": "15ms", "UseEcn": "false"}),
+        "PIE": Queue(
+            "ns3::PieQueueDisc",
+            {"QueueDelayReference": "15ms", "UseEcn": "false"},
+            ("MeanPktSize",),
+        ),
         "FQ-CoDel": Queue(
             "ns3::FqCoDelQueueDisc",
             {
