@@ -89,6 +89,10 @@ def test_several_cells_combine() -> None:
     assert v.combined([u, u, n, f], 0.9) == u
     assert v.combined(["not judged: too little data"], 0.9) == "not judged: too little data"
     assert v.combined([], 0.9).startswith("untestable")
+    free = "no meaningful difference: the AQM, not the buffer, sets the queue"
+    assert v.combined([free, free], 0.9) == free
+    assert v.combined([free, n, n], 0.9) == n  # counted as no meaningful difference
+    assert v.combined([free, h, h], 0.9) == "partly"
 
 
 def test_a_missing_claim_point_is_untestable_not_judged_from_neighbours() -> None:

@@ -22,6 +22,7 @@ VERDICTS = (
     "partly",
     "fails",
     "no meaningful difference",
+    "no meaningful difference: the AQM, not the buffer, sets the queue",
     "undecided",
     "untestable",
     "not judged: too little data",

@@ -100,6 +100,8 @@ def _counts(verdicts: pd.Series) -> dict[str, int]:
     words = verdicts.astype(str)
     out = {v: int((words == v).sum()) for v in VERDICTS}
     out["untestable"] = int(words.str.startswith("untestable").sum())
+    # "no meaningful difference: the AQM, not the buffer, sets the queue" is one too
+    out["no meaningful difference"] = int(words.str.startswith("no meaningful difference").sum())
     out[NOT_JUDGED] = int(words.str.startswith(NOT_JUDGED).sum())
     return out
 

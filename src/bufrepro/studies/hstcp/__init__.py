@@ -61,6 +61,7 @@ REPORTED = (
     "loss_rate",
     "queue_avg_pkts",
     "queue_avg_frac",
+    "queue_max_pkts",
     "drops",
     "goodput_mbps",
     "jain_index",
