@@ -54,6 +54,13 @@ def queue_attributes(block: Block, base: dict[str, Any], queue: str) -> dict[str
     return {"MeanPktSize": block["tcp"]["mss_bytes"] + run_params.TCP_HEADER_BYTES}
 
 
+def packet_ms(block: Block, point: RunPoint) -> float:
+    """One TCP data packet's (MSS + 40 B) transmission time at the bottleneck, in ms: what a
+    "-scaled" queue scales its delay targets to."""
+    size = block["tcp"]["mss_bytes"] + run_params.TCP_HEADER_BYTES
+    return float(size * 8 / (float(point.get("bottleneck_mbps")) * 1e3))
+
+
 def red_attributes(base: dict[str, Any], red: Block) -> dict[str, Any]:
     """ns-3's RED attributes for the ns-2 run's RED: its thresholds, weight and gentleness,
     LInterm the inverse of max_p, its mean packet size."""
@@ -79,7 +86,7 @@ def arguments(block: Block, point: RunPoint, parse_args: dict[str, Any]) -> dict
         "run": run_digest(point),
         "end": block["measure"]["duration_s"],
         "seed": point.seed,
-        **queue_arguments(queue, queue_attributes(block, base, queue)),
+        **queue_arguments(queue, queue_attributes(block, base, queue), packet_ms(block, point)),
         "waiting": waiting(queue, int(point.get("buffer")), topo["buffer_counts"]),
         "plr": point.get("plr"),
         "bottleneckMbps": point.get("bottleneck_mbps"),
