@@ -205,6 +205,7 @@ def test_the_aqms_operating_point_is_each_rates_packet_time_beside_the_targets()
         for t, i in ((360, 720), (180, 360), (36, 131))
     ]
     assert "RFC 8290" in made["advice"]
+    assert "16.5 to 0.6 kb/s" in made["ecn"]  # docs/today-queues.md's measured table
     scenarios = {"scenarios": {"s1": {"bottleneck_mbps": 50}}, "packet_bytes": 1000}
     assert queues.link_rates({**scenarios, "grid": {"scenario": ["s1"]}}) == [50.0]
 

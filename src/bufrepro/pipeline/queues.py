@@ -287,7 +287,8 @@ def packet_bytes(block: Mapping[str, Any]) -> float:
 
 def operating_point(block: Mapping[str, Any]) -> dict[str, Any]:
     """Each rate of the grid: its one-packet transmission time beside CoDel's target and PIE's
-    reference (rows, queues.yaml's words), and RFC 8290's advice (advice)."""
+    reference and the scaled queues' (rows, queues.yaml's words), RFC 8290's advice (advice)
+    and why ECN stays off (ecn)."""
     w = words()["aqm"]
     codel, interval, pie = (
         delay_ms(q, a) for q, a in (("CoDel", "Target"), ("CoDel", "Interval"), ("PIE", PIE_REF))
@@ -311,7 +312,7 @@ def operating_point(block: Mapping[str, Any]) -> dict[str, Any]:
                 scaled_pie=ns3.scaled_target_ms(pie, ms),
             )
         )
-    return {"rows": rows, "advice": str(w["advice"]).strip()}
+    return {"rows": rows, "advice": str(w["advice"]).strip(), "ecn": str(w["ecn"]).strip()}
 
 
 PIE_REF = "QueueDelayReference"
