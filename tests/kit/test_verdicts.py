@@ -99,3 +99,12 @@ def test_a_missing_claim_point_is_untestable_not_judged_from_neighbours() -> Non
     missing = v.word("claim", "untestable", point="s1 DropTail, buffer 0.1 BDP")
     assert v.combined([missing], 0.9) == missing
     assert v.combined([missing, "holds"], 0.9) == "holds"
+
+
+def test_a_no_change_claim_holds_inside_the_tolerance() -> None:
+    assert v.flat_outcome(v.difference(BASE, ONE_PCT), 10.0) == "holds"  # +3.5 ms, tight
+    far = {k: x + 50 for k, x in BASE.items()}
+    assert v.flat_outcome(v.difference(BASE, far), 10.0) == "fails"
+    wide = per_seed([300.0, 400.0, 320.0, 410.0, 290.0, 395.0])
+    assert v.flat_outcome(v.difference(BASE, wide), 10.0) == "undecided"
+    assert v.flat_outcome(v.difference({1: 1.0}, {1: 2.0}), 10.0).startswith("not judged")

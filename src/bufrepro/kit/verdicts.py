@@ -111,6 +111,19 @@ def claim_outcome(iv: Interval, tolerance: float, direction: int) -> str:
     return word("claim", "undecided")
 
 
+def flat_outcome(iv: Interval, tolerance: float) -> str:
+    """A claim that b - a does not change (by less than `tolerance`, its smallest effect of
+    interest): holds when the interval lies inside +-tolerance (TOST), fails when it clears a
+    bound, undecided when it spans one; not judged without an interval."""
+    if not iv.judged:
+        return word("claim", "not_judged")
+    if -tolerance < iv.low and iv.high < tolerance:
+        return word("claim", "holds")
+    if iv.low > tolerance or iv.high < -tolerance:
+        return word("claim", "fails")
+    return word("claim", "undecided")
+
+
 def agreement(iv: Interval, band: float) -> str:
     """Two simulators on one cell: agree when the 95 % interval of their difference lies inside
     +-band, differ when it lies wholly outside, undecided when it spans a bound (equivalence:

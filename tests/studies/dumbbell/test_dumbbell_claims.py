@@ -79,3 +79,19 @@ def test_a_buffer_that_never_binds_reads_the_aqm_sets_the_queue() -> None:
     # without the queue's maximum the test is as before
     (plain,) = test(_runs({5: 4, 10: 4, 15: 4, 50: 4}).drop(columns="queue_max"), th)
     assert plain.outcome == "no meaningful difference"
+
+
+def test_flat_from_15_is_an_equivalence_test_on_per_seed_values() -> None:
+    th = {**THRESHOLDS, "delay_tolerance_pkts": 1, "packet_bytes": 1500}
+    test = CLAIMS[1].test
+    assert test is not None
+    runs = _runs({15: 5, 50: 5})
+    # buffers 15 and 50 alike on every seed: inside 120 ms and 10 %, flat: holds
+    flat = test(runs, th)
+    assert [c.outcome for c in flat] == ["holds", "holds"]
+    # buffer 50's delay 300 ms above buffer 15's on every seed: fails
+    moved = runs.assign(delay=runs["delay"] + (runs["buffer"] == 50) * 300.0)
+    assert [c.outcome for c in test(moved, th)] == ["fails", "holds"]
+    # a wide swing around no change: undecided
+    swing = runs.assign(delay=runs["delay"] + (runs["buffer"] == 50) * (runs["seed"] - 3) * 200)
+    assert test(swing, th)[0].outcome == "undecided"

@@ -132,6 +132,40 @@ def _flat_from_15(cells: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
     return out
 
 
+def _flat_from_15_test(runs: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
+    """flat_from_15 as a test on per-seed values (kit.verdicts.flat_outcome): per cell and
+    buffer above 15, the paired per-seed change from buffer 15 of the delay (tolerance
+    delay_tolerance_pkts packet times) and of the throughput (similar_frac of buffer 15's)."""
+    out = []
+    for key, g in runs.groupby(["queue", "plr", "bottleneck_mbps"], sort=True):
+        base = g[g["buffer"] == 15]
+        if base.empty:
+            continue
+        mbps = float(g["bottleneck_mbps"].iloc[0])
+        for b in sorted(g[g["buffer"] > 15]["buffer"].unique()):
+            above = g[g["buffer"] == b]
+            for metric, tol in (
+                ("delay", th["delay_tolerance_pkts"] * packet_time_ms(th["packet_bytes"], mbps)),
+                ("throughput", th["similar_frac"] * abs(float(base["throughput"].mean()))),
+            ):
+                v0 = dict(zip(base["seed"], base[metric].astype(float), strict=True))
+                v1 = dict(zip(above["seed"], above[metric].astype(float), strict=True))
+                iv = verdicts.difference(v0, v1)
+                outcome = verdicts.flat_outcome(iv, tol)
+                text = f"{metric}, buffer 15 -> {b:g}:"
+                out.append(
+                    Check(
+                        f"{context(['queue', 'plr', 'bw'], key)}, buffer 15->{b:g}",
+                        outcome == verdicts.word("claim", "holds"),
+                        verdicts.evidence(
+                            text, base[metric].mean(), above[metric].mean(), iv, tol, outcome
+                        ),
+                        outcome,
+                    )
+                )
+    return out
+
+
 CLAIMS: tuple[Claim, ...] = (
     Claim(
         "small_buffers_better",
@@ -152,8 +186,11 @@ CLAIMS: tuple[Claim, ...] = (
         ("DropTail", "RED"),
         "Delay and throughput stop changing from buffer 15 upward.",
         "Per (queue, plr, bw): every buffer above 15 is within flat_frac of buffer 15, "
-        "for delay and for throughput.",
+        "for delay and for throughput. On our runs a test (kit.verdicts): each buffer's "
+        "per-seed change from buffer 15, paired by seed, inside +-delay_tolerance_pkts packet "
+        "times (delay) and +-similar_frac of buffer 15's (throughput).",
         _flat_from_15,
+        _flat_from_15_test,
     ),
     Claim(
         "loss_lowers_throughput",
