@@ -50,6 +50,8 @@
 #   drops                 packets dropped at the bottleneck
 #   queue_avg_pkts        time-average queue length: integral difference / (t1 - t0)
 #   queue_avg_frac        queue_avg_pkts / buffer_pkts
+#   queue_max_pkts        the largest queue length (packets waiting) among the Q samples in
+#                         [t0, t1], every sample_s: a lower bound on the queue's true maximum
 #   flow<f>_tput_mbps     departures of flow f x pkt x 8 x cap / (t1 - t0) / 1e6 (fid order = RTT
 #                         order)
 #   flow<f>_goodput_mbps  increase of the sender's cumulative ACK x pkt x 8 / (t1 - t0) / 1e6,
@@ -64,6 +66,7 @@
 #   With level events, from the per-packet lines (cross-checks of the counters):
 #   ev_link_utilisation   bytes of '-' events in [t0, t1] x 8 / (bps x (t1 - t0))
 #   ev_queue_avg_pkts     time average of the queue rebuilt from + / - / d events
+#   ev_queue_max_pkts     the largest event-rebuilt queue held for a positive time in [t0, t1]
 # Accounting (the run fails, exit 3, unless all hold): first line M, last line E at t_end; no
 #   malformed line; samples at t0 and at t_end; sample times increase; counters never go
 #   down after unwrapping; departure bytes per sample interval within the link's capacity;
@@ -154,6 +157,7 @@ $1 == "Q" {
         if (integ < pinteg - eps || (buf_pkts > 0 && integ - pinteg > (buf_pkts + 1) * (tm - last_t) + 1e-6)) fail(sprintf("sample at %s: the queue integral moves %.6f in %.6f s (buffer %d)", $2, integ - pinteg, tm - last_t, buf_pkts))
     }
     pa = A; pd = D; pba = BA; pbd = BD; pinteg = integ
+    if (tm > t0 - eps && tm < t1 + eps && qlen > qmax) qmax = qlen
     # the sample at t0 (the last one if several share that instant)
     if (tm > t0 - eps && tm < t0 + eps) {
         have_t0 = 1; a0 = A; d0 = D; x0 = X; bd0 = BD; i0 = integ
@@ -187,6 +191,7 @@ function advance(now,    a, b) {
     # time-average of the event-rebuilt queue over [t0, t1]
     a = (evlast > t0) ? evlast : t0; b = (now < t1) ? now : t1
     if (b > a) evarea += q * (b - a)
+    if (b > a && q > evqmax) evqmax = q
     evlast = now
 }
 END {
@@ -232,6 +237,7 @@ END {
     printf "departures\t%d\n", dpk
     printf "queue_avg_pkts\t%.6f\n", (integ - i0) / T
     printf "queue_avg_frac\t%.6f\n", (buf_pkts > 0) ? (integ - i0) / T / buf_pkts : 0
+    printf "queue_max_pkts\t%d\n", qmax
     sum = sum2 = 0; good = 0; n = 0; xmin = -1; xmax = 0
     for (k = 1; k <= nflows; k++) {
         f = fid[k]
@@ -257,6 +263,7 @@ END {
     if (events) {
         printf "ev_link_utilisation\t%.6f\n", evbytes * 8 / (bps * T)
         printf "ev_queue_avg_pkts\t%.6f\n", evarea / T
+        printf "ev_queue_max_pkts\t%d\n", evqmax
     }
     printf "acct_ok\t1\n"
 }

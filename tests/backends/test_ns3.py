@@ -127,13 +127,22 @@ def test_unsafe_argument_never_reaches_the_program(params: dict[str, str]) -> No
 def test_every_queue_of_the_table_passes_the_check() -> None:
     """The queue table's types and attributes, with a scenario's numbers and booleans, pass."""
     for queue in ns3.QUEUES:
-        args = ns3.arguments(ns3.queue_arguments(queue, {"MinTh": 1.5, "Gentle": True}))
+        args = ns3.arguments(ns3.queue_arguments(queue, {"MinTh": 1.5, "Gentle": True}, 120))
         assert args[0] == f"--queue={ns3.QUEUES[queue].type}"
     assert ns3.arguments(ns3.queue_arguments("RED", {"MinTh": 1.5, "Gentle": True})) == [
         "--queue=ns3::RedQueueDisc",
         "--queueAttr=UseEcn=false,MinTh=1.5,Gentle=true",
     ]
     assert ns3.queue_arguments("DropTail", {"MinTh": 1.5}) == {"queue": "ns3::FifoQueueDisc"}
+
+
+def test_pie_takes_the_scenarios_mean_packet_size() -> None:
+    """PIE's MeanPktSize is the scenario's packet, not ns-3.37's 1000 B; CoDel takes none."""
+    attrs = {"MeanPktSize": 1500, "MinTh": 1.5}
+    assert ns3.queue_arguments("PIE", attrs)["queueAttr"] == (
+        "QueueDelayReference=15ms,UseEcn=false,MeanPktSize=1500"
+    )
+    assert "MeanPktSize" not in ns3.queue_arguments("CoDel", attrs)["queueAttr"]
 
 
 def test_aqm_on_ns2_fails_naming_the_backend_that_has_it() -> None:
@@ -171,3 +180,29 @@ def test_error_model_at_head_or_tail_drops_on_the_link(tmp_path: Path) -> None:
         run_dir = _run(cfg, _point(cfg, "DropTail", 5), tmp_path / where)
         row = tables.read_run(run_dir)
         assert row["tcp_drops_link"] > 0, where
+
+
+def test_scaled_queues_scale_their_delays_to_the_link() -> None:
+    """The "-scaled" AQMs: each target at least 1.5 packet times, CoDel's interval raised as
+    much as its target and at least twice it (CAKE's rule); a fast link keeps the RFC values."""
+    assert {q for q in ns3.QUEUES if q.endswith("-scaled")} == {
+        "CoDel-scaled",
+        "PIE-scaled",
+        "FQ-CoDel-scaled",
+    }
+    # 0.1 Mb/s, 1500 B: 120 ms a packet -> target 180 ms, interval max(100 + 175, 360) ms
+    codel = ns3.queue_arguments("CoDel-scaled", {}, 120.0)["queueAttr"]
+    assert codel == "Target=180ms,Interval=360ms,UseEcn=false"
+    # 0.5 Mb/s: 24 ms -> 36 ms, interval max(100 + 31, 72) = 131 ms
+    fq = ns3.queue_arguments("FQ-CoDel-scaled", {}, 24.0)["queueAttr"]
+    assert fq.startswith("Target=36ms,Interval=131ms,")
+    pie = ns3.queue_arguments("PIE-scaled", {"MeanPktSize": 1500}, 24.0)["queueAttr"]
+    assert pie == "QueueDelayReference=36ms,UseEcn=false,MeanPktSize=1500"
+    # 50 Mb/s, 1000 B: 0.16 ms a packet, below every target: the RFC defaults stay
+    fast = ns3.queue_arguments("CoDel-scaled", {}, 0.16)
+    assert fast == ns3.queue_arguments("CoDel", {})
+    # idempotent: delays already scaled stay as they are
+    again = ns3.queue_arguments("CoDel-scaled", {"Target": "180ms", "Interval": "360ms"}, 120.0)
+    assert again["queueAttr"] == codel
+    with pytest.raises(ValueError, match="give packet_ms"):
+        ns3.queue_arguments("CoDel-scaled", {})

@@ -175,3 +175,42 @@ def test_fq_codel_keeps_the_sparse_flow_fast_beside_bulk_tcp(tmp_path: Path) -> 
     # bulk TCP still fills the link beside it under both
     for got in (fq, fifo):
         assert got["link_utilisation"] > 0.9, got
+
+
+def _pie_at(mbps: float, where: Path) -> dict[str, float]:
+    """One dumbbell run on ns-3 under PIE: 10 bulk TCP flows and the CBR, no loss, a buffer of
+    50 waiting packets, 6 s (2 s warm-up), at `mbps`."""
+    over = {
+        "simulators": {"dumbbell": ["ns2", "ns3"]},
+        "simulator_queues": {"dumbbell": {"ns3": ["PIE"]}},
+        "dumbbell": {
+            "seeds": [1],
+            "grid": {"plr": [0.0], "bottleneck_mbps": [mbps], "buffer": [50]},
+            "tcp": {"sources": 10},
+            "measure": {"duration_s": 6, "warmup_s": 2},
+        },
+    }
+    cfg = configuration.validate(merged(configs.merge(TINY, over)))
+    (point,) = (p for b in plan.batches(cfg, "dumbbell", "ns3") for p in b)
+    spec = dataclasses.replace(plan.spec(cfg, point), run_dir=where)
+    assert execute(backends.get("ns3", cfg), spec) == "ran"
+    return tables.read_run(where)
+
+
+# PIE's 15 ms reference in 1500 B packets: 62.5 at 50 Mb/s (0.24 ms a packet), above the buffer
+# of 50, so the hard limit binds; 12.5 at 10 Mb/s (1.2 ms a packet), well below it.
+BUFFER = 50
+
+
+@pytest.mark.usefixtures("built")
+def test_pie_fills_the_hard_limit_where_its_reference_exceeds_the_buffer(tmp_path: Path) -> None:
+    fast = _pie_at(50, tmp_path / "fast")
+    # the buffer binds: the most packets waiting reach the limit (measured: 50)
+    assert fast["link_queue_max_pkts"] == BUFFER, fast["link_queue_max_pkts"]
+    slow = _pie_at(10, tmp_path / "slow")
+    # where the reference is 12.5 packets PIE holds its queue near it, far below the limit
+    # (measured: 30 at most, 12.7 on average)
+    assert slow["link_queue_max_pkts"] < 0.8 * BUFFER, slow["link_queue_max_pkts"]
+    assert slow["link_queue_avg_pkts"] < 2 * 12.5, slow["link_queue_avg_pkts"]
+    for got in (fast, slow):
+        assert got["link_utilisation"] > 0.9, got

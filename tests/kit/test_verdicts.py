@@ -89,6 +89,10 @@ def test_several_cells_combine() -> None:
     assert v.combined([u, u, n, f], 0.9) == u
     assert v.combined(["not judged: too little data"], 0.9) == "not judged: too little data"
     assert v.combined([], 0.9).startswith("untestable")
+    free = "no meaningful difference: the AQM, not the buffer, sets the queue"
+    assert v.combined([free, free], 0.9) == free
+    assert v.combined([free, n, n], 0.9) == n  # counted as no meaningful difference
+    assert v.combined([free, h, h], 0.9) == "partly"
 
 
 def test_a_missing_claim_point_is_untestable_not_judged_from_neighbours() -> None:
@@ -105,5 +109,16 @@ def test_the_reports_count_outcomes_in_the_vocabularys_order() -> None:
     assert set(v.outcomes()) == {str(w) for k, w in claim.items() if k != "untestable"}
     assert v.outcomes()[:3] == ("holds", "partly", "fails")
     assert queues.VERDICTS == v.outcomes()
-    assert summary.VERDICTS == v.judged_outcomes() == v.outcomes()[:-1]
+    unbound = v.word("claim", "unbound")
+    assert v.judged_outcomes() == v.outcomes()[:-1]
+    assert summary.VERDICTS == tuple(w for w in v.judged_outcomes() if w != unbound)
     assert v.outcomes()[-1] == v.word("claim", "not_judged")
+
+
+def test_a_no_change_claim_holds_inside_the_tolerance() -> None:
+    assert v.flat_outcome(v.difference(BASE, ONE_PCT), 10.0) == "holds"  # +3.5 ms, tight
+    far = {k: x + 50 for k, x in BASE.items()}
+    assert v.flat_outcome(v.difference(BASE, far), 10.0) == "fails"
+    wide = per_seed([300.0, 400.0, 320.0, 410.0, 290.0, 395.0])
+    assert v.flat_outcome(v.difference(BASE, wide), 10.0) == "undecided"
+    assert v.flat_outcome(v.difference({1: 1.0}, {1: 2.0}), 10.0).startswith("not judged")

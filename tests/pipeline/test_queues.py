@@ -198,7 +198,14 @@ def test_the_aqms_operating_point_is_each_rates_packet_time_beside_the_targets()
         "0.5 Mb/s: one 1500 B packet takes 24 ms to send",
     ]
     assert "24x CoDel's 5 ms target, 8x PIE's 15 ms reference" in made["rows"][1]
+    # the "-scaled" queues' delays there (docs/today-queues.md's table)
+    scaled = [r.split("scaled: ")[1] for r in made["rows"]]
+    assert scaled == [
+        f"CoDel's and FQ-CoDel's target {t} ms, interval {i} ms, PIE's reference {t} ms)"
+        for t, i in ((360, 720), (180, 360), (36, 131))
+    ]
     assert "RFC 8290" in made["advice"]
+    assert "16.5 to 0.6 kb/s" in made["ecn"]  # docs/today-queues.md's measured table
     scenarios = {"scenarios": {"s1": {"bottleneck_mbps": 50}}, "packet_bytes": 1000}
     assert queues.link_rates({**scenarios, "grid": {"scenario": ["s1"]}}) == [50.0]
 

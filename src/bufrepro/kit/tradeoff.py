@@ -20,6 +20,10 @@ PALETTE = {
     "CoDel": "#2ca02c",
     "PIE": "#9467bd",
     "FQ-CoDel": "#ff7f0e",
+    # the same AQM with its targets scaled to the link: its colour's lighter shade
+    "CoDel-scaled": "#98df8a",
+    "PIE-scaled": "#c5b0d5",
+    "FQ-CoDel-scaled": "#ffbb78",
 }
 # Marker area (points^2) of the smallest and the largest buffer; buffers between by rank.
 SIZES = (12.0, 90.0)

@@ -121,6 +121,19 @@ def claim_outcome(iv: Interval, tolerance: float, direction: int) -> str:
     return word("claim", "undecided")
 
 
+def flat_outcome(iv: Interval, tolerance: float) -> str:
+    """A claim that b - a does not change (by less than `tolerance`, its smallest effect of
+    interest): holds when the interval lies inside +-tolerance (TOST), fails when it clears a
+    bound, undecided when it spans one; not judged without an interval."""
+    if not iv.judged:
+        return word("claim", "not_judged")
+    if -tolerance < iv.low and iv.high < tolerance:
+        return word("claim", "holds")
+    if iv.low > tolerance or iv.high < -tolerance:
+        return word("claim", "fails")
+    return word("claim", "undecided")
+
+
 def agreement(iv: Interval, band: float) -> str:
     """Two simulators on one cell: agree when the 95 % interval of their difference lies inside
     +-band, differ when it lies wholly outside, undecided when it spans a bound (equivalence:
@@ -143,7 +156,9 @@ def band(mean_a: float, mean_b: float, frac: float, floor: float = 0.0) -> float
 def combined(outcomes: Sequence[str], holds_frac: float) -> str:
     """One verdict over several cells' outcomes: an outcome shared by at least holds_frac of the
     judged cells is the verdict; else partly when at least half hold (its old meaning); else
-    the most common of fails, undecided and no meaningful difference (ties in that order). No
+    the most common of fails, undecided and no meaningful difference (ties in that order; a
+    cell where the buffer never binds counts as no meaningful difference, and when every judged
+    cell is one, that is the verdict). No
     judged cell: the first "untestable: no run at ...", else not judged (too little data), else
     (no cell at all) untestable."""
     if not outcomes:
@@ -153,6 +168,10 @@ def combined(outcomes: Sequence[str], holds_frac: float) -> str:
     judged = [o for o in outcomes if o != skip and o not in missing]
     if not judged:
         return missing[0] if missing else skip
+    unbound = word("claim", "unbound")
+    if all(o == unbound for o in judged):
+        return unbound
+    judged = [word("claim", "no_difference") if o == unbound else o for o in judged]
     for key in ("holds", "fails", "no_difference", "undecided"):
         if sum(o == word("claim", key) for o in judged) >= holds_frac * len(judged):
             return word("claim", key)

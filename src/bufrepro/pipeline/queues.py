@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from bufrepro import registry
+from bufrepro.backends.simulators import ns3
 from bufrepro.kit import prose, verdicts
 from bufrepro.pipeline import compare, evidence, plan
 
@@ -277,9 +278,12 @@ def packet_bytes(block: Mapping[str, Any]) -> float:
 
 def operating_point(block: Mapping[str, Any]) -> dict[str, Any]:
     """Each rate of the grid: its one-packet transmission time beside CoDel's target and PIE's
-    reference (rows, queues.yaml's words), and RFC 8290's advice (advice)."""
+    reference and the scaled queues' (rows, queues.yaml's words), RFC 8290's advice (advice)
+    and why ECN stays off (ecn)."""
     w = words()["aqm"]
-    codel, pie = float(w["targets"]["CoDel"]), float(w["targets"]["PIE"])
+    codel, interval, pie = (
+        delay_ms(q, a) for q, a in (("CoDel", "Target"), ("CoDel", "Interval"), ("PIE", PIE_REF))
+    )
     size = packet_bytes(block)
     rows = []
     for mbps in link_rates(block):
@@ -294,6 +298,17 @@ def operating_point(block: Mapping[str, Any]) -> dict[str, Any]:
                 codel_target=codel,
                 pie=ms / pie,
                 pie_target=pie,
+                scaled_codel=ns3.scaled_target_ms(codel, ms),
+                scaled_interval=ns3.scaled_interval_ms(interval, codel, ms),
+                scaled_pie=ns3.scaled_target_ms(pie, ms),
             )
         )
-    return {"rows": rows, "advice": str(w["advice"]).strip()}
+    return {"rows": rows, "advice": str(w["advice"]).strip(), "ecn": str(w["ecn"]).strip()}
+
+
+PIE_REF = "QueueDelayReference"
+
+
+def delay_ms(queue: str, attribute: str) -> float:
+    """A delay attribute of the ns3 backend's queue table, in ms (CoDel's Target: 5)."""
+    return float(ns3.QUEUES[queue].attrs[attribute].removesuffix("ms"))

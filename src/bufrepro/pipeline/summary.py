@@ -17,8 +17,9 @@ from bufrepro.pipeline.evidence import MIN_SEEDS
 
 # Fewer seeds than this: the CI is shown, but the value is not called "inside CI" (the rule
 # that also labels a readings verdict "not judged": bufrepro.pipeline.evidence).
-# The verdicts' vocabulary (kit.verdicts); "untestable" counts every "untestable: no run at ...".
-VERDICTS = verdicts.judged_outcomes()
+# The verdicts' vocabulary (kit.verdicts); "untestable" counts every "untestable: no run at ...",
+# and "no meaningful difference" its "the AQM, not the buffer, sets the queue" form too.
+VERDICTS = tuple(v for v in verdicts.judged_outcomes() if v != verdicts.word("claim", "unbound"))
 NOT_JUDGED = "not judged"
 NO_CALIBRATION = "calibration not run"
 
@@ -101,6 +102,8 @@ def _counts(said: pd.Series) -> dict[str, int]:
     words = said.astype(str)
     out = {v: int((words == v).sum()) for v in VERDICTS}
     out["untestable"] = int(words.str.startswith("untestable").sum())
+    # "no meaningful difference: the AQM, not the buffer, sets the queue" is one too
+    out["no meaningful difference"] = int(words.str.startswith("no meaningful difference").sum())
     out[NOT_JUDGED] = int(words.str.startswith(NOT_JUDGED).sum())
     return out
 

@@ -158,6 +158,8 @@ def test_scaled_aqm_targets_cover_a_packets_time_and_reach_the_program() -> None
     point = run_points("scaled", kind, [("CoDel", 10)], [1])[0]
     args = kind.scenarios()["ns3"].params(blk, point)
     assert "Target=18ms" in args["queueAttr"].split(",")
+    # the interval raised as much as the target (5 -> 18 ms): 100 -> 113 ms (CAKE's rule)
+    assert "Interval=113ms" in args["queueAttr"].split(",")
     d = kind.describe(blk)
     assert d["aqm_targets"]["CoDel"] == pytest.approx(18.0)
     assert d["aqm_targets"]["PIE"] == pytest.approx(18.0)

@@ -125,3 +125,21 @@ def test_parser_needs_its_parameters() -> None:
         ["gawk", "-f", str(AWK)], input="", capture_output=True, text=True, check=False, env=ENV
     )
     assert proc.returncode == 2 and "set -v" in proc.stderr
+
+
+def test_queue_max_is_the_largest_sample_in_the_window() -> None:
+    """queue_max_pkts: the largest sampled queue within [t0, t1] (7 packets at t = 0, before
+    the window, do not count); without per-packet events no exact maximum is printed."""
+    lines = [META]
+    dep = 0
+    for t, qlen, integ in ((0, 7, 0.0), (1, 3, 5.0), (2, 5, 9.0), (3, 2, 12.5)):
+        dep += 1000
+        arr = dep + qlen
+        flow = f"0:{arr}:{dep}:0:{dep}:50"
+        lines.append(q_line(t, arr, dep, 0, arr * 1000, dep * 1000, qlen, integ, [flow]))
+    proc = parse("\n".join([*lines, "E 3"]) + "\n")
+    assert proc.returncode == 0, proc.stderr
+    v = values(proc)
+    assert v["queue_max_pkts"] == 5
+    assert v["queue_max_pkts"] >= v["queue_avg_pkts"]
+    assert "ev_queue_max_pkts" not in v

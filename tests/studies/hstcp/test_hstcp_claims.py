@@ -94,8 +94,42 @@ def test_claims_fail_when_the_numbers_disagree() -> None:
     s = summary_table(flat, jain={0.01: 0.9, 1.0: 0.8})
     tf = pd.DataFrame({"case": ["under", "over"], "tput_ratio_short_long": [1.2, 2.5]})
     v = verdicts(s, model_for(s, 0.2), tf)
-    assert v["util_90_at_10"] == v["util_98_at_20"] == v["sharp_fall_below_10"] == "fails"
+    assert v["util_90_at_10"] == v["util_98_at_20"] == "fails"
+    # no fall at all, tightly measured (sd 0.01, 3 seeds): inside +-fall_min both ways
+    assert v["sharp_fall_below_10"] == "no meaningful difference"
     assert v["model_sim_agree"] == v["buffer_reduces_rtt_unfairness"] == "fails"
+
+
+def _two(u_low: float, u_10: float, sd: float, n: int = 3) -> pd.DataFrame:
+    """A summary whose utilisation is u_low at 0.01 and u_10 at 0.1 with sd, n runs each."""
+    s = summary_table({**GOOD, 0.01: u_low, 0.1: u_10, 0.12: 0.94, 0.2: 0.995, 0.24: 0.995})
+    low = (s["metric"] == "link_utilisation") & s["buffer_frac"].isin([0.01, 0.1])
+    s.loc[low, "sd"], s.loc[low, "n"] = sd, n
+    return s
+
+
+def test_sharp_fall_is_a_test_against_fall_min() -> None:
+    """fall_min 0.05: a fall of 0.2 with tight runs holds; the same fall with one run's spread
+    0.2 at 3 seeds spans 0.05 (undecided); a fall of 0.01, tight, is no meaningful difference;
+    a rise of 0.2 fails."""
+    cases = {(0.7, 0.9, 0.01): "holds", (0.7, 0.9, 0.2): "undecided"}
+    cases |= {(0.89, 0.9, 0.005): "no meaningful difference", (0.9, 0.7, 0.01): "fails"}
+    for (low, at10, sd), want in cases.items():
+        s = _two(low, at10, sd)
+        assert verdicts(s, model_for(s))["sharp_fall_below_10"] == want, (low, at10, sd)
+
+
+def test_model_agreement_and_fairness_are_tests() -> None:
+    """agree_tol 0.05: the model 0.02 off with tight runs agrees (holds), 0.2 off fails; Jain's
+    index up 0.1 (jain_tol 0.01) holds; up 0.005 at sd 0.01 and 3 seeds (interval +-0.017)
+    spans 0.01: undecided, not "holds" as the means' comparison said."""
+    s = summary_table(GOOD, jain={0.01: 0.8, 1.0: 0.9})
+    assert verdicts(s, model_for(s, 0.02))["model_sim_agree"] == "holds"
+    assert verdicts(s, model_for(s, 0.2))["model_sim_agree"] == "fails"
+    assert verdicts(s, model_for(s))["buffer_reduces_rtt_unfairness"] == "holds"
+    flat = summary_table(GOOD, jain={0.01: 0.9, 1.0: 0.905})
+    got = verdicts(flat, model_for(flat))["buffer_reduces_rtt_unfairness"]
+    assert got == "undecided"
 
 
 def test_claims_untestable_without_the_fractions() -> None:

@@ -53,6 +53,11 @@ def test_counters_agree_with_per_packet_events(tmp_path: Path, queue: str) -> No
     e = simulate(cfg, p, tmp_path / "e", level="events")
     assert c["link_utilisation"] == e["link_utilisation"] == e["ev_link_utilisation"]
     assert e["ev_queue_avg_pkts"] == pytest.approx(e["queue_avg_pkts"], rel=1e-3, abs=1e-3)
+    # the sampled maximum is a lower bound on the exact one, which the buffer bounds
+    assert e["queue_avg_pkts"] <= e["ev_queue_max_pkts"] <= 13
+    assert c["queue_max_pkts"] == e["queue_max_pkts"] <= e["ev_queue_max_pkts"]
+    if queue == "DropTail":  # a FIFO drops only when full: ns-2's limit_ 13 holds 12 waiting
+        assert e["ev_queue_max_pkts"] == 12
     assert c["drops"] == e["drops"] and c["drops"] > 0  # 13 packets of buffer do overflow
     assert e["trace_lines"] > 10 * c["trace_lines"]  # events: every packet; counters: not
     assert 0.3 < c["link_utilisation"] <= 1 + 8000 / (10e6 * 1.5)

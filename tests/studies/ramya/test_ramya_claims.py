@@ -62,3 +62,24 @@ def test_remedy_claim() -> None:
 
     assert verdict("rwnd_remedy", cells([0.05, 0.1, 1.7])) == "holds"
     assert verdict("rwnd_remedy", cells([0.05, 1.2, 1.7])) == "fails"
+
+
+def test_rtt_steps_are_tests_on_the_cells_spread() -> None:
+    """step_frac 0.05: with the cells' sd and n, each RTT step is Welch's 90 % interval of the
+    rise against 5 % of the two cells' mean RTT. Tight cells rising 10x hold; a step of 1 %
+    with tight cells is no meaningful difference; a rise of 20 % with sd 0.1 s at 2 seeds
+    spans the tolerance: undecided."""
+    th = {**THRESHOLDS, "step_frac": 0.05}
+    claim = next(c for c in CLAIMS if c.claim_id == "rtt_grows_sharply")
+
+    def steps(rtts: list[float], sd: float, n: int = 3) -> list[str]:
+        cells = table([(b, 900, r, 0.01) for b, r in zip((1, 10), rtts, strict=True)])
+        cells = cells.assign(rtt_sd=sd, rtt_n=n)
+        return [c.result for c in claim.check(cells, th)][:-1]  # the overall x5 check last
+
+    assert steps([0.03, 0.3], 0.001) == ["holds"]
+    assert steps([0.300, 0.303], 0.001) == ["no meaningful difference"]
+    assert steps([0.30, 0.36], 0.1, 2) == ["undecided"]
+    # without sd (the paper's own table) a step is the means' comparison, as before
+    plain = claim.check(table([(1, 9, 0.3, 0), (10, 9, 0.303, 0)]), th)
+    assert plain[0].result == "holds"

@@ -68,3 +68,27 @@ def test_upper_boundary_and_x() -> None:
     assert verdict("rtt_upper_boundary", rtt_cells({k: float(v) for k, v in table4.items()})) in (
         "partly", "fails"
     )  # fmt: skip
+
+
+def test_spacing_claims_are_tests_on_the_cells_spread() -> None:
+    """spacing_frac 0.05: with the cells' sd and n, spacing against standard is Welch's 90 %
+    interval of the difference against 5 % of the standard's mean. Delay 100 -> 80 ms, tight:
+    holds; 100 -> 99 ms, tight: no meaningful difference; 100 -> 90 ms with sd 20 ms at 2
+    seeds: undecided; 100 -> 130 ms, tight: fails."""
+    th = {**THRESHOLDS, "spacing_frac": 0.05}
+    block = configuration.load()["vegas"]
+    claim = next(c for c in claims_for(block) if c.claim_id == "spacing_lowers_delay")
+
+    def outcome(spaced: float, sd: float, n: int = 3) -> str:
+        cells = packet_cells([("standard", 512, 100.0, 50.0), ("spacing", 512, spaced, 50.0)])
+        cells = cells.assign(delay_sd=sd, delay_n=n)
+        (check,) = claim.check(cells, th)
+        return check.result
+
+    assert outcome(80.0, 1.0) == "holds"
+    assert outcome(99.0, 1.0) == "no meaningful difference"
+    assert outcome(90.0, 20.0, 2) == "undecided"
+    assert outcome(130.0, 1.0) == "fails"
+    # the paper's tables (no sd): spacing's mean below standard's, as before
+    plain = packet_cells([("standard", 512, 100.0, 50.0), ("spacing", 512, 99.0, 50.0)])
+    assert [c.result for c in claim.check(plain, th)] == ["holds"]

@@ -26,40 +26,99 @@ PACKAGES = "libns3-dev libgsl-dev pkg-config g++"
 # programs install for it (their --queue) and its default attributes (their --queueAttr, set in
 # this order): RFC 8289's CoDel target and interval, RFC 8033's PIE delay reference, RFC 8290's
 # FQ-CoDel flows and quantum (no attribute in ns-3.37: ns3/queues.h sets it on the disc), ECN off
-# in every AQM. A study's config is checked against these names before any run; a scenario adds
-# or overrides attributes (RED's thresholds are each scenario's).
+# in every AQM; and each AQM again as "<name>-scaled", its delays scaled to the link. A study's
+# config is checked against these names before any run; a scenario adds or overrides attributes
+# (RED's thresholds are each scenario's; RED's and PIE's MeanPktSize is the scenario's data
+# packet, not ns-3.37's 1000 B default).
 @dataclass(frozen=True)
 class Queue:
-    """An ns-3 queue disc: its type, default attributes (name -> value as ns-3 reads it) and
-    the further attributes a scenario sets on it."""
+    """An ns-3 queue disc: its type, default attributes (name -> value as ns-3 reads it), the
+    further attributes a scenario sets on it, and whether its delay targets are scaled to the
+    link (scaled_delays)."""
 
     type: str
     attrs: Mapping[str, str]
     takes: tuple[str, ...] = ()
+    scaled: bool = False
 
 
+# The "-scaled" queues: the RFC defaults' delay targets scaled to the link, as RFC 8290 (section
+# 4.3) advises for slow links and Linux's CAKE does (sch_cake.c, cake_set_rate): each target at
+# least SCALED_TARGET_PACKETS packet transmission times at the bottleneck, CoDel's interval
+# raised by as much as its target and at least twice it; PIE's reference scaled like a target.
+# The link experiment's aqm.targets scaled takes the same rule.
+SCALED_TARGET_PACKETS = 1.5
+DELAYS = ("Target", "QueueDelayReference")
+
+
+def scaled_target_ms(target_ms: float, packet_ms: float) -> float:
+    """A delay target scaled to the link: at least SCALED_TARGET_PACKETS packet times."""
+    return max(target_ms, round(SCALED_TARGET_PACKETS * packet_ms, 6))
+
+
+def scaled_interval_ms(interval_ms: float, target_ms: float, packet_ms: float) -> float:
+    """CoDel's interval beside a scaled target: raised by as much as the target was, and at
+    least twice the scaled target (CAKE's rule)."""
+    scaled = scaled_target_ms(target_ms, packet_ms)
+    return round(max(interval_ms + scaled - target_ms, 2 * scaled), 6)
+
+
+def _ms(text: str) -> float:
+    return float(text.removesuffix("ms"))
+
+
+def _ms_text(ms: float) -> str:
+    """A delay as ns-3 reads it, in ms without an exponent: 360ms, 0.24ms."""
+    return f"{ms:.6f}".rstrip("0").rstrip(".") + "ms"
+
+
+def scaled_delays(attrs: Mapping[str, str], packet_ms: float) -> dict[str, str]:
+    """A queue's default attributes with its delay targets (Target, QueueDelayReference) and
+    CoDel's Interval scaled to a link whose packet takes `packet_ms` (ms)."""
+    out = dict(attrs)
+    for name in DELAYS:
+        if name in attrs:
+            out[name] = _ms_text(scaled_target_ms(_ms(attrs[name]), packet_ms))
+    if "Interval" in attrs and "Target" in attrs:
+        interval = scaled_interval_ms(_ms(attrs["Interval"]), _ms(attrs["Target"]), packet_ms)
+        out["Interval"] = _ms_text(interval)
+    return out
+
+
+_RFC: dict[str, Queue] = {
+    "DropTail": Queue("ns3::FifoQueueDisc", {}),
+    "RED": Queue(
+        "ns3::RedQueueDisc",
+        {"UseEcn": "false"},
+        ("MinTh", "MaxTh", "QW", "LInterm", "Gentle", "AdaptMaxP", "MeanPktSize"),
+    ),
+    "CoDel": Queue(
+        "ns3::CoDelQueueDisc", {"Target": "5ms", "Interval": "100ms", "UseEcn": "false"}
+    ),
+    "PIE": Queue(
+        "ns3::PieQueueDisc",
+        {"QueueDelayReference": "15ms", "UseEcn": "false"},
+        ("MeanPktSize",),
+    ),
+    "FQ-CoDel": Queue(
+        "ns3::FqCoDelQueueDisc",
+        {
+            "Target": "5ms",
+            "Interval": "100ms",
+            "Flows": "1024",
+            "Quantum": "1514",
+            "UseEcn": "false",
+        },
+    ),
+}
 QUEUES: Mapping[str, Queue] = MappingProxyType(
     {
-        "DropTail": Queue("ns3::FifoQueueDisc", {}),
-        "RED": Queue(
-            "ns3::RedQueueDisc",
-            {"UseEcn": "false"},
-            ("MinTh", "MaxTh", "QW", "LInterm", "Gentle", "AdaptMaxP", "MeanPktSize"),
-        ),
-        "CoDel": Queue(
-            "ns3::CoDelQueueDisc", {"Target": "5ms", "Interval": "100ms", "UseEcn": "false"}
-        ),
-        "PIE": Queue("ns3::PieQueueDisc", {"QueueDelayReference": "15ms", "UseEcn": "false"}),
-        "FQ-CoDel": Queue(
-            "ns3::FqCoDelQueueDisc",
-            {
-                "Target": "5ms",
-                "Interval": "100ms",
-                "Flows": "1024",
-                "Quantum": "1514",
-                "UseEcn": "false",
-            },
-        ),
+        **_RFC,
+        **{
+            f"{name}-scaled": Queue(q.type, q.attrs, q.takes, scaled=True)
+            for name, q in _RFC.items()
+            if any(d in q.attrs for d in DELAYS)
+        },
     }
 )
 # The config's TCP variants and loss recoveries, and the ns-3 types the programs take (--tcp,
@@ -84,13 +143,21 @@ def _text(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def queue_arguments(queue: str, attrs: Mapping[str, Any]) -> dict[str, str]:
+def queue_arguments(
+    queue: str, attrs: Mapping[str, Any], packet_ms: float | None = None
+) -> dict[str, str]:
     """The programs' --queue and --queueAttr for config queue `queue`: its table entry's type
     and default attributes, updated by those of the scenario's `attrs` the disc takes (its
-    defaults' names and its `takes`; other queues' are not passed), in the table's order."""
+    defaults' names and its `takes`; other queues' are not passed), in the table's order; a
+    "-scaled" queue's delays then scaled to a link whose packet takes `packet_ms` (the rule is
+    idempotent: delays already scaled stay)."""
     entry = QUEUES[queue]
     ours = {*entry.attrs, *entry.takes}
     merged = {**entry.attrs, **{k: _text(v) for k, v in attrs.items() if k in ours}}
+    if entry.scaled:
+        if packet_ms is None:
+            raise ValueError(f"queue {queue} scales its targets to the link: give packet_ms")
+        merged = scaled_delays(merged, packet_ms)
     out = {"queue": entry.type}
     if merged:  # none: no --queueAttr (ns-3's CommandLine refuses an empty value)
         out["queueAttr"] = ",".join(f"{k}={v}" for k, v in merged.items())

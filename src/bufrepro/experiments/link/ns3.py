@@ -31,18 +31,24 @@ def _value(name: str) -> Any:
     return assumptions()[name]["value"]
 
 
-# aqm.targets scaled: each AQM target at least this many packet transmission times.
-SCALED_TARGET_PACKETS = 1.5
 TARGET_KEYS = ("codel_target_ms", "pie_target_ms")
 
 
+def packet_ms(link: Link) -> float:
+    """One packet's transmission time at the bottleneck (ms)."""
+    return float(link.packet_bytes * 8 / link.bps * 1000)
+
+
 def targets(link: Link, how: str) -> dict[str, float]:
-    """The AQMs' delay targets (ms): the RFCs' (ns3.yaml), or with `scaled` at least
-    SCALED_TARGET_PACKETS packet transmission times at the bottleneck's rate."""
-    packet_ms = link.packet_bytes * 8 / link.bps * 1000
+    """The AQMs' delay targets (ms): the RFCs' (ns3.yaml), or with `scaled` the ns3 backend's
+    "-scaled" queues' rule (at least 1.5 packet transmission times at the bottleneck's rate,
+    backend.scaled_target_ms; CoDel's interval raised to match, codel_interval_ms)."""
     out: dict[str, float] = {k: _value(k) for k in TARGET_KEYS}  # as ns3.yaml writes them
     if how == "scaled":
-        out = {k: max(v, round(SCALED_TARGET_PACKETS * packet_ms, 6)) for k, v in out.items()}
+        ms = packet_ms(link)
+        interval = backend.scaled_interval_ms(_value("codel_interval_ms"), out[TARGET_KEYS[0]], ms)
+        out = {k: backend.scaled_target_ms(v, ms) for k, v in out.items()}
+        out["codel_interval_ms"] = interval
     return out
 
 
@@ -62,7 +68,7 @@ def queue_attributes(
         "Gentle": True,
         "MeanPktSize": int(link.packet_bytes),
         "Target": ms(aqm_targets["codel_target_ms"]),
-        "Interval": ms(_value("codel_interval_ms")),
+        "Interval": ms(aqm_targets.get("codel_interval_ms", _value("codel_interval_ms"))),
         "QueueDelayReference": ms(aqm_targets["pie_target_ms"]),
         "Flows": _value("fq_flows"),
         "Quantum": _value("fq_quantum_bytes"),
@@ -85,7 +91,7 @@ def arguments(
         "duration": end,
         "seed": point.seed,
         **backend.queue_arguments(
-            str(point.get("queue")), queue_attributes(link, red, aqm_targets)
+            str(point.get("queue")), queue_attributes(link, red, aqm_targets), packet_ms(link)
         ),
         "waiting": int(point.get("buffer")),
         "loss": link.loss,

@@ -89,6 +89,9 @@ class Dumbbell(Study):
         "cbr_drops_link",
         "link_utilisation",
         "link_queue_avg_pkts",
+        # the most packets waiting at the bottleneck (does the buffer bind? the today's-queues
+        # section's buffer claims ask it)
+        "link_queue_max_pkts",
         # The HTTP reading's (absent from FTP runs, so FTP summaries stay as they were).
         *HTTP_METRICS,
         # Made by compare() from each run's metrics (delays.py), never by a parser: named here

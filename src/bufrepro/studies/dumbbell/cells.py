@@ -28,14 +28,21 @@ def our_cells(summary: pd.DataFrame, metrics: Mapping[str, str] | None = None) -
     return wide_means(summary, KEYS).rename(columns={delay: "delay", throughput: "throughput"})
 
 
+# The metric of the most packets waiting at the bottleneck in a run.
+QUEUE_MAX = "link_queue_max_pkts"
+
+
 def our_runs(runs: pd.DataFrame, metrics: Mapping[str, str] | None = None) -> pd.DataFrame | None:
     """Our per-seed values with the columns the claims' tests read (keys, seed, delay,
-    throughput), as our_cells names them; None when the runs lack one of them."""
+    throughput, and queue_max where the runs have it), as our_cells names them; None when the
+    runs lack one of the others."""
     metrics = metrics or {}
     delay = metrics.get("tcp_delay_ms", "tcp_delay_ms_mean")
     throughput = metrics.get("tcp_throughput_kbps", "tcp_throughput_kbps")
     columns = [*KEYS, "seed", delay, throughput]
     if not set(columns) <= set(runs.columns):
         return None
-    part = runs[columns]
-    return part.rename(columns={delay: "delay", throughput: "throughput"})
+    # the most packets each run held waiting (does the buffer bind?), where the runs have it
+    most = [QUEUE_MAX] if QUEUE_MAX in runs.columns else []
+    part = runs[columns + most]
+    return part.rename(columns={delay: "delay", throughput: "throughput", QUEUE_MAX: "queue_max"})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from bufrepro.kit import verdicts
+from bufrepro.kit import prose, verdicts
 from bufrepro.kit.claims import Check, Claim, context, monotone, monotone_test
 
 if TYPE_CHECKING:
@@ -67,15 +67,35 @@ def _small_vs_large_test(runs: pd.DataFrame, th: Mapping[str, float]) -> list[Ch
             worse = t_iv.high < -t_tol
             outcome = verdicts.word("claim", "fails" if worse else "undecided")
         a, b = sum(large.values()) / len(large), sum(small.values()) / len(small)
+        unbound = _never_binds(g)
+        if unbound:
+            outcome = verdicts.word("claim", "unbound")
+        text = verdicts.evidence("delay (ms), buffers 15-50 -> 5-10:", a, b, iv, tol, outcome)
         out.append(
             Check(
                 context(["queue", "plr", "bw"], key),
                 outcome == verdicts.word("claim", "holds"),
-                verdicts.evidence("delay (ms), buffers 15-50 -> 5-10:", a, b, iv, tol, outcome),
+                text + unbound,
                 outcome,
             )
         )
     return out
+
+
+def _never_binds(g: pd.DataFrame) -> str:
+    """Where the most packets any run held waiting under buffers 15-50 (queue_max) stays below
+    the smallest buffer 5-10 compared, no buffer compared ever binds: the evidence's addition
+    saying so (verdicts.yaml's unbound_evidence); "" where a buffer binds or the runs lack
+    queue_max."""
+    if "queue_max" not in g:
+        return ""
+    most = float(g[(g["buffer"] >= 15) & (g["buffer"] <= 50)]["queue_max"].max())
+    smallest = float(g[(g["buffer"] >= 5) & (g["buffer"] <= 10)]["buffer"].min())
+    if not most < smallest:
+        return ""
+    return prose.fill(
+        verdicts.words()["unbound_evidence"], most=most, large="15-50", smallest=smallest
+    ).rstrip()
 
 
 def _delay_tol(step: pd.DataFrame, th: Mapping[str, float]) -> float:
@@ -112,6 +132,40 @@ def _flat_from_15(cells: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
     return out
 
 
+def _flat_from_15_test(runs: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
+    """flat_from_15 as a test on per-seed values (kit.verdicts.flat_outcome): per cell and
+    buffer above 15, the paired per-seed change from buffer 15 of the delay (tolerance
+    delay_tolerance_pkts packet times) and of the throughput (similar_frac of buffer 15's)."""
+    out = []
+    for key, g in runs.groupby(["queue", "plr", "bottleneck_mbps"], sort=True):
+        base = g[g["buffer"] == 15]
+        if base.empty:
+            continue
+        mbps = float(g["bottleneck_mbps"].iloc[0])
+        for b in sorted(g[g["buffer"] > 15]["buffer"].unique()):
+            above = g[g["buffer"] == b]
+            for metric, tol in (
+                ("delay", th["delay_tolerance_pkts"] * packet_time_ms(th["packet_bytes"], mbps)),
+                ("throughput", th["similar_frac"] * abs(float(base["throughput"].mean()))),
+            ):
+                v0 = dict(zip(base["seed"], base[metric].astype(float), strict=True))
+                v1 = dict(zip(above["seed"], above[metric].astype(float), strict=True))
+                iv = verdicts.difference(v0, v1)
+                outcome = verdicts.flat_outcome(iv, tol)
+                text = f"{metric}, buffer 15 -> {b:g}:"
+                out.append(
+                    Check(
+                        f"{context(['queue', 'plr', 'bw'], key)}, buffer 15->{b:g}",
+                        outcome == verdicts.word("claim", "holds"),
+                        verdicts.evidence(
+                            text, base[metric].mean(), above[metric].mean(), iv, tol, outcome
+                        ),
+                        outcome,
+                    )
+                )
+    return out
+
+
 CLAIMS: tuple[Claim, ...] = (
     Claim(
         "small_buffers_better",
@@ -121,7 +175,9 @@ CLAIMS: tuple[Claim, ...] = (
         "throughput over 5-10 >= (1 - similar_frac) x mean over 15-50. On our runs a test "
         "(kit.verdicts): the per-seed delay difference, paired by seed, against "
         "delay_tolerance_pkts packet times at the bottleneck; throughput not below "
-        "(1 - similar_frac) x 15-50's.",
+        "(1 - similar_frac) x 15-50's; where no run under buffers 15-50 ever held as many "
+        "packets waiting as the smallest buffer 5-10 (link_queue_max_pkts), the buffer never "
+        "binds: no meaningful difference, the AQM (not the buffer) sets the queue.",
         _small_vs_large,
         _small_vs_large_test,
     ),
@@ -130,8 +186,11 @@ CLAIMS: tuple[Claim, ...] = (
         ("DropTail", "RED"),
         "Delay and throughput stop changing from buffer 15 upward.",
         "Per (queue, plr, bw): every buffer above 15 is within flat_frac of buffer 15, "
-        "for delay and for throughput.",
+        "for delay and for throughput. On our runs a test (kit.verdicts): each buffer's "
+        "per-seed change from buffer 15, paired by seed, inside +-delay_tolerance_pkts packet "
+        "times (delay) and +-similar_frac of buffer 15's (throughput).",
         _flat_from_15,
+        _flat_from_15_test,
     ),
     Claim(
         "loss_lowers_throughput",

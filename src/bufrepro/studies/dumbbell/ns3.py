@@ -45,6 +45,22 @@ def tally_arguments(parse_args: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def queue_attributes(block: Block, base: dict[str, Any], queue: str) -> dict[str, Any]:
+    """The attributes the scenario gives its queue disc (each queue takes its own): RED's
+    (red_attributes); every other queue's mean packet size is the TCP data packet (MSS + 40 B
+    of headers), not ns-3.37's 1000 B default (PIE takes it)."""
+    if queue == "RED":
+        return red_attributes(base, block["red"])
+    return {"MeanPktSize": block["tcp"]["mss_bytes"] + run_params.TCP_HEADER_BYTES}
+
+
+def packet_ms(block: Block, point: RunPoint) -> float:
+    """One TCP data packet's (MSS + 40 B) transmission time at the bottleneck, in ms: what a
+    "-scaled" queue scales its delay targets to."""
+    size = block["tcp"]["mss_bytes"] + run_params.TCP_HEADER_BYTES
+    return float(size * 8 / (float(point.get("bottleneck_mbps")) * 1e3))
+
+
 def red_attributes(base: dict[str, Any], red: Block) -> dict[str, Any]:
     """ns-3's RED attributes for the ns-2 run's RED: its thresholds, weight and gentleness,
     LInterm the inverse of max_p, its mean packet size."""
@@ -63,14 +79,14 @@ def arguments(block: Block, point: RunPoint, parse_args: dict[str, Any]) -> dict
     trace_level tally the program counts the metrics with the parser's variables
     `parse_args`, at full it writes the wired trace, at none nothing."""
     base = run_params.params(block, point)
-    tcp, cbr, red, topo, ns3 = (block[k] for k in ("tcp", "cbr", "red", "topology", "ns3"))
+    tcp, cbr, topo, ns3 = (block[k] for k in ("tcp", "cbr", "topology", "ns3"))
     queue = str(point.get("queue"))
     return {
         "study": point.owner,
         "run": run_digest(point),
         "end": block["measure"]["duration_s"],
         "seed": point.seed,
-        **queue_arguments(queue, red_attributes(base, red)),
+        **queue_arguments(queue, queue_attributes(block, base, queue), packet_ms(block, point)),
         "waiting": waiting(queue, int(point.get("buffer")), topo["buffer_counts"]),
         "plr": point.get("plr"),
         "bottleneckMbps": point.get("bottleneck_mbps"),

@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 
 UNSTATED = (
     "claims.util_tol",
+    "claims.fall_min",
+    "claims.agree_tol",
+    "claims.jain_tol",
     "topology.access_ratio",
     "topology.sink_delay_ms",
     "topology.access_queue_pkts",
@@ -61,6 +64,7 @@ REPORTED = (
     "loss_rate",
     "queue_avg_pkts",
     "queue_avg_frac",
+    "queue_max_pkts",
     "drops",
     "goodput_mbps",
     "jain_index",

@@ -13,6 +13,7 @@ from bufrepro.kit.claims import Check, evidence, verdict
 from bufrepro.kit.stats import wide_means
 from bufrepro.kit.study import Block
 from bufrepro.studies.hstcp.params import CLAIM_FRACTIONS, KEYS, SEED_FILE, axis_ratios
+from bufrepro.studies.hstcp.tested import fall_tested, tested
 
 Curves = Mapping[tuple[str, str], Sequence[tuple[float, float]]]
 # Per (scenario, queue) and buffer fraction: (n, mean, sd) of the runs' utilisation.
@@ -46,28 +47,6 @@ def untestable(where: str, frac: float) -> Check:
     return Check(point, False, "", verdicts.word("claim", "untestable", point=point))
 
 
-def at_least(iv: verdicts.Interval, bound: float) -> str:
-    """A claim that a mean is at least `bound` (its tolerance already taken off): holds when
-    the interval lies above it, fails when below, undecided when it spans it."""
-    if not iv.judged:
-        return verdicts.word("claim", "not_judged")
-    if iv.low >= bound:
-        return verdicts.word("claim", "holds")
-    if iv.high < bound:
-        return verdicts.word("claim", "fails")
-    return verdicts.word("claim", "undecided")
-
-
-def _tested(where: str, u: float, bound: float, cell: tuple[int, float, float]) -> Check:
-    """One utilisation against its bound, by the 90 % interval of the runs' mean."""
-    n, mean, sd = cell
-    iv = verdicts.welch((n, 0.0, 0.0), (n, mean, sd), verdicts.CLAIM_CONFIDENCE)
-    iv = verdicts.Interval(mean, iv.low, iv.high, n, False) if iv.judged else iv
-    outcome = at_least(iv, bound)
-    text = f"utilisation {u:.4f} [{iv.low:.4f}, {iv.high:.4f}] (n={n}, bound {bound:.3f})"
-    return Check(where, outcome == verdicts.word("claim", "holds"), text, outcome)
-
-
 def check_util_at(frac: float, target: float, tol_key: str | None) -> CheckFn:
     """Checks: utilisation at `frac` >= target - th[tol_key] per (scenario, queue) curve; given
     the runs' `spread`, a test on the 90 % interval of the mean (at_least)."""
@@ -82,7 +61,7 @@ def check_util_at(frac: float, target: float, tol_key: str | None) -> CheckFn:
                 continue
             cell = (spread or {}).get((scen, queue), {}).get(frac)
             if cell is not None:
-                out.append(_tested(f"{scen} {queue}, buffer {frac:g} BDP", u, bound, cell))
+                out.append(tested(f"{scen} {queue}, buffer {frac:g} BDP", u, bound, cell))
                 continue
             out.append(
                 Check(
@@ -118,15 +97,17 @@ def check_sharp_fall(
         fall = u10 - u_lo
         slope_below = fall / (0.1 - f_lo)
         slope_above = (u_hi - u10) / (f_hi - 0.1)
-        ok = fall >= th["fall_min"] and slope_below >= th["sharp_ratio"] * max(slope_above, 1e-12)
-        out.append(
-            Check(
-                f"{scen} {queue}",
-                bool(ok),
-                f"utilisation {u_lo:.3f} at {f_lo:g}, {u10:.3f} at 0.1, {u_hi:.3f} at {f_hi:g}; "
-                f"slope below/above 0.1: {slope_below:.3f}/{slope_above:.3f}",
-            )
+        sharp = slope_below >= th["sharp_ratio"] * max(slope_above, 1e-12)
+        ok = fall >= th["fall_min"] and sharp
+        text = (
+            f"utilisation {u_lo:.3f} at {f_lo:g}, {u10:.3f} at 0.1, {u_hi:.3f} at {f_hi:g}; "
+            f"slope below/above 0.1: {slope_below:.3f}/{slope_above:.3f}"
         )
+        cells = (spread or {}).get((scen, queue), {})
+        if f_lo in cells and 0.1 in cells:
+            out.append(fall_tested(f"{scen} {queue}", cells[f_lo], cells[0.1], sharp, th, text))
+            continue
+        out.append(Check(f"{scen} {queue}", bool(ok), text))
     return out
 
 
@@ -177,9 +158,11 @@ def _snap(x: float) -> float:
     return next((c for c in CLAIM_FRACTIONS if abs(x - c) <= SNAP), x)
 
 
-def _spread(summary: pd.DataFrame, scale: float) -> dict[tuple[str, str], dict[float, Any]]:
-    """Per (scenario, queue) and fraction (x scale): the utilisation's (n, mean, sd)."""
-    part = summary[summary["metric"] == "link_utilisation"]
+def _spread(
+    summary: pd.DataFrame, scale: float, metric: str = "link_utilisation"
+) -> dict[tuple[str, str], dict[float, Any]]:
+    """Per (scenario, queue) and fraction (x scale): the metric's (n, mean, sd)."""
+    part = summary[summary["metric"] == metric]
     out: dict[tuple[str, str], dict[float, Any]] = {}
     for r in part.to_dict("records"):
         key = (str(r["scenario"]), str(r["queue"]))
@@ -199,22 +182,29 @@ def check_agree(
     queue: str,
     th: Mapping[str, float],
     keep: Callable[[float], bool] = lambda f: True,
+    spread: Spread | None = None,
 ) -> list[Check]:
     """Per scenario and grid fraction of `queue` that `keep` accepts: |simulated - model
-    utilisation| <= agree_tol."""
+    utilisation| <= agree_tol; given the runs' `spread`, a test (kit.verdicts.flat_outcome)."""
     checks = []
     for key in sorted(by_queue(sim, queue)):
         for f, u in sim[key]:
             m = _at(mod[key], f)
             if math.isnan(m) or not keep(f):
                 continue
-            checks.append(
-                Check(
-                    f"{key[0]} {queue}, buffer {f:g}",
-                    abs(u - m) <= th["agree_tol"],
-                    f"simulation {u:.4f}, model {m:.4f}",
-                )
+            where, text = f"{key[0]} {queue}, buffer {f:g}", f"simulation {u:.4f}, model {m:.4f}"
+            cell = (spread or {}).get(key, {}).get(f)
+            if cell is None:
+                checks.append(Check(where, abs(u - m) <= th["agree_tol"], text))
+                continue
+            # the model is one number: the 90 % interval of the runs' mean minus it, inside
+            # +-agree_tol (the smallest disagreement of interest) holds
+            iv = verdicts.welch((cell[0], m, 0.0), cell, verdicts.CLAIM_CONFIDENCE)
+            outcome = verdicts.flat_outcome(iv, th["agree_tol"])
+            told = verdicts.evidence(
+                "utilisation, model -> simulation:", m, u, iv, th["agree_tol"], outcome
             )
+            checks.append(Check(where, outcome == verdicts.word("claim", "holds"), told, outcome))
     return checks
 
 
@@ -239,21 +229,35 @@ def check_twoflow(twoflow: pd.DataFrame | None) -> list[Check]:
 
 
 def check_fairness(
-    sim: Curves, cells: pd.DataFrame, twoflow: pd.DataFrame | None, queue: str
+    sim: Curves,
+    cells: pd.DataFrame,
+    twoflow: pd.DataFrame | None,
+    queue: str,
+    th: Mapping[str, float] | None = None,
+    jain: Spread | None = None,
 ) -> list[Check]:
-    """Jain's index higher at the largest than at the smallest buffer; two flows (DropTail)."""
+    """Jain's index higher at the largest than at the smallest buffer; two flows (DropTail).
+    Given the runs' `jain` spread, a test (kit.verdicts): Welch's 90 % interval of the rise
+    against jain_tol, its smallest effect of interest."""
     checks = []
     for key in sorted(by_queue(sim, queue)):
         j = _curve(cells, *key, "jain_index")
         if len(j) >= 2:
             (f0, j0), (f1, j1) = j[0], j[-1]
-            checks.append(
-                Check(
-                    f"{key[0]} {queue}, Jain index",
-                    j1 > j0,
-                    f"{j0:.4f} at {f0:g} BDP -> {j1:.4f} at {f1:g} BDP",
-                )
+            where, text = (
+                f"{key[0]} {queue}, Jain index",
+                f"{j0:.4f} at {f0:g} BDP -> {j1:.4f} at {f1:g} BDP",
             )
+            got = (jain or {}).get(key, {})
+            if th is not None and f0 in got and f1 in got:
+                iv = verdicts.welch(got[f0], got[f1], verdicts.CLAIM_CONFIDENCE)
+                outcome = verdicts.claim_outcome(iv, th["jain_tol"], 1)
+                told = verdicts.evidence(f"{text}:", j0, j1, iv, th["jain_tol"], outcome)
+                checks.append(
+                    Check(where, outcome == verdicts.word("claim", "holds"), told, outcome)
+                )
+                continue
+            checks.append(Check(where, j1 > j0, text))
     if queue == "DropTail":
         checks += check_twoflow(twoflow)
     return checks
@@ -301,7 +305,7 @@ def evaluate(
             )
     for claim_id, where, keep in AGREE_SPLITS:
         for queue in QUEUES:
-            checks = check_agree(sim, mod, queue, th, keep)
+            checks = check_agree(sim, mod, queue, th, keep, spread)
             rows.append(
                 _claim_row(
                     claim_id,
@@ -324,7 +328,7 @@ def evaluate(
                 "Per scenario: Jain's index over the flows' throughput is higher at the largest "
                 "than at the smallest buffer; two flows: the short/long-RTT throughput ratio is "
                 "closer to 1 over-buffered than under-buffered (DropTail).",
-                check_fairness(sim, cells, twoflow, queue),
+                check_fairness(sim, cells, twoflow, queue, th, _spread(summary, 1.0, "jain_index")),
                 [],
                 th,
             )

@@ -61,7 +61,9 @@ def arguments(block: Block, point: RunPoint) -> dict[str, Any]:
         "run": run_digest(point),
         "end": block["measure"]["duration_s"],
         "seed": point.seed,
-        **queue_arguments(queue, red_attributes(p, red, pkt)),
+        **queue_arguments(
+            queue, red_attributes(p, red, pkt), pkt * 8 / (float(p["bottleneck_mbps"]) * 1e3)
+        ),
         "waiting": waiting(queue, p["buffer_pkts"]),
         "bufferPkts": p["buffer_pkts"],
         "bottleneckMbps": p["bottleneck_mbps"],

@@ -8,9 +8,11 @@ from typing import Any
 
 import pandas as pd
 
+from bufrepro.kit import verdicts as vocab
 from bufrepro.kit.claims import Check, Claim, context, evaluate_claims
+from bufrepro.kit.stats import wide_column
 from bufrepro.kit.study import Block
-from bufrepro.studies.ramya.cells import TABLES, cells, published_wide, reading_of
+from bufrepro.studies.ramya.cells import TABLES, cells, published_wide, reading_of, with_derived
 from bufrepro.studies.ramya.params import KEYS, READING
 
 SEED_FILE = "002_5d42423dd5aa5b6d.txt"
@@ -48,13 +50,32 @@ def _falls_slightly(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
     return out
 
 
+def _rise(where: str, r0: Mapping[str, Any], r1: Mapping[str, Any], frac: float) -> Check:
+    """One buffer step's RTT rise as a test (kit.verdicts): Welch's 90 % interval of the
+    difference of the two cells' means (the summary's n and sd) against frac x their mean RTT,
+    the step's smallest effect of interest."""
+    a, b = (int(r0["rtt_n"]), r0["rtt"], r0["rtt_sd"]), (int(r1["rtt_n"]), r1["rtt"], r1["rtt_sd"])
+    iv = vocab.welch(a, b, vocab.CLAIM_CONFIDENCE)
+    tol = frac * (r0["rtt"] + r1["rtt"]) / 2
+    outcome = vocab.claim_outcome(iv, tol, 1)
+    text = vocab.evidence("RTT (s):", r0["rtt"], r1["rtt"], iv, tol, outcome)
+    return Check(where, outcome == vocab.word("claim", "holds"), text, outcome)
+
+
 def _rtt_sharp(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
     out = []
     for key, g in _groups(df.dropna(subset=["rtt"]), READING, "buffer"):
         ctx = context(READING, key)
         vals = list(zip(g["buffer"], g["rtt"], strict=True))
-        for (b0, v0), (b1, v1) in itertools.pairwise(vals):
-            out.append(Check(f"{ctx}, buffer {b0}->{b1}", bool(v1 > v0), f"{v0:.3f} -> {v1:.3f} s"))
+        rows = g.to_dict("records")
+        for ((b0, v0), (b1, v1)), (r0, r1) in zip(
+            itertools.pairwise(vals), itertools.pairwise(rows), strict=True
+        ):
+            where = f"{ctx}, buffer {b0}->{b1}"
+            if "rtt_sd" in r0 and pd.notna(r0["rtt_sd"]) and pd.notna(r1["rtt_sd"]):
+                out.append(_rise(where, r0, r1, th["step_frac"]))
+                continue
+            out.append(Check(where, bool(v1 > v0), f"{v0:.3f} -> {v1:.3f} s"))
         (b0, v0), (b1, v1) = vals[0], vals[-1]
         out.append(
             Check(
@@ -166,7 +187,8 @@ CLAIMS: tuple[Claim, ...] = (
         ("Table 1", "Table 1" + ALL, "Table 5", "Table 5" + ALL, "Fig. 2"),
         "RTT grows sharply as the buffer grows (TCP RTT in Tables 1 and 5, ping RTT in Fig. 2).",
         "Per reading: RTT rises at each buffer step, and the largest buffer's RTT is at least "
-        "sharp_factor times the smallest's.",
+        "sharp_factor times the smallest's. On our runs each step is a test (kit.verdicts): "
+        "Welch's 90 % interval of the rise against step_frac of the two cells' mean RTT.",
         _rtt_sharp,
     ),
     Claim(
@@ -223,6 +245,8 @@ def our_claim_cells(block: Block, summary: pd.DataFrame) -> pd.DataFrame:
     "Table 1, all readings" and "Table 5, all readings" every reading of that setup we ran.
     """
     wide = cells(summary)
+    # each metric's sd and n beside its mean (the RTT steps' test)
+    spread = {c: wide_column(with_derived(summary), KEYS, c) for c in ("sd", "n")}
     parts = []
     for scope, setup, tput, rtt, scale in (
         ("Table 1", "table1", "tcp_goodput_Bps", "tcp_rtt_s_mean", 1.0),
@@ -243,6 +267,12 @@ def our_claim_cells(block: Block, summary: pd.DataFrame) -> pd.DataFrame:
         part["rtt"] = sub[rtt] * scale
         part["drops"] = sub.get("tcp_drops_total")
         part["drop_share"] = sub.get("tcp_loss_rate")
+        for c, side in spread.items():
+            if rtt not in side:  # no spread (one run per cell): the means' comparison
+                part[f"rtt_{c}"] = float("nan")
+                continue
+            got = sub[[*KEYS]].merge(side[[*KEYS, rtt]], on=list(KEYS), how="left")[rtt]
+            part[f"rtt_{c}"] = got.to_numpy() * (scale if c == "sd" else 1.0)
         parts.append(part)
     if not parts:
         return pd.DataFrame(columns=[*KEYS, "scope", "tput", "rtt", "drops", "drop_share"])

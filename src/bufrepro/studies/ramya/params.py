@@ -36,6 +36,7 @@ RTT_FILE, PING_FILE, QUEUE_FILE = "rtt.tr", "ping.tr", "queue.tr"
 PACKET_HEADERS = ("IP", "TCP", "Flags", "Ping")
 UNSTATED = (
     "grid",
+    "claims.step_frac",
     "readings.table1.tcp",
     "readings.table1.rwnd_bytes",
     "readings.table5.bottleneck_mbps",

@@ -50,6 +50,7 @@ class Vegas(Study):
         }
     )
     unstated = (
+        "claims.spacing_frac",
         "readings.packet.rtt_ms",
         "readings.packet.start_s",
         "readings.rtt.start_s",
