@@ -36,6 +36,7 @@ FLAG_KEYS = {
     "--queue": "queues",
     "--simulator": "backend",
     "--aqm-targets": "aqm.targets",
+    "--ecn": "aqm.ecn",
     "--red-min-th": "red.min_th",
     "--red-max-th": "red.max_th",
     "--buffer-min": "buffers.min",
@@ -53,6 +54,8 @@ FLAG_KEYS = {
 }
 INTEGER_KEYS = ("link.mss_bytes", "flows.count", "buffers.coarse", "buffers.refine")
 NUMBER_KEYS = ("link.access_share", "flows.web_rate")
+# Flags that take no value: given, the key is true.
+SWITCH_KEYS = ("aqm.ecn",)
 
 
 def _advise_parser() -> argparse.ArgumentParser:
@@ -69,6 +72,15 @@ def _advise_parser() -> argparse.ArgumentParser:
     p.add_argument("--cores", type=int, default=os.cpu_count() or 1, help="workflow cores")
     p.add_argument("--no-run", action="store_true", help="write and check the config only")
     for flag, key in FLAG_KEYS.items():
+        if key in SWITCH_KEYS:
+            p.add_argument(
+                flag,
+                dest=key.replace(".", "__"),
+                action="store_const",
+                const=True,
+                help=f"config key {key}",
+            )
+            continue
         p.add_argument(flag, dest=key.replace(".", "__"), help=f"config key {key}")
     return p
 
@@ -139,6 +151,8 @@ def default_name(block: Mapping[str, Any]) -> str:
     parts.append("-".join(str(q) for q in block.get("queues", ["DropTail", "RED"])))
     if "rtt_spread" in flows:
         parts.append(f"spread{flows['rtt_spread']}")
+    if block.get("aqm", {}).get("ecn"):
+        parts.append("ecn")
     if "seeds" in block:
         seeds = list(block["seeds"])
         same = seeds == list(range(1, len(seeds) + 1))

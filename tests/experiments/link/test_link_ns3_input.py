@@ -76,3 +76,19 @@ def test_a_missing_ns3_library_names_the_apt_package(
         ns3.library_version.cache_clear()
     assert "config key backend): ns3 cannot run here" in err or "backend: ns3 cannot" in err, err
     assert "apt-get install -y libns3-dev" in err, err
+
+
+def test_ecn_without_an_aqm_that_marks_is_refused_before_any_run(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--ecn with DropTail and RED (on ns-2, or on ns-3): nothing would mark; refused, naming
+    the flag and the queues that mark. With CoDel it is taken, and named in the experiment."""
+    monkeypatch.chdir(REPO_ROOT)
+    for more in ([], ["--simulator", "ns3"]):
+        err = _refused(["--ecn", *more], capsys)
+        assert (
+            "--ecn (config key aqm.ecn): true with queues DropTail, RED; allowed: ECN with " in err
+        )
+        assert "(CoDel, PIE, FQ-CoDel, on ns3)" in err, err
+    block = advise.block_from_flags(advise._advise_parser().parse_args(["--ecn", *LINK]))
+    assert block["aqm"] == {"ecn": True} and advise.default_name(block).endswith("-ecn")

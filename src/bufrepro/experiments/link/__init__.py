@@ -134,6 +134,12 @@ class LinkExperiment(Experiment[Setup]):
             )
         if link.warmup_s >= link.duration_s:
             problems.append(f"{where}.run: the warm-up is not shorter than the run")
+        if link.ecn and not any(str(q) in ns3.ECN_QUEUES for q in block["queues"]):
+            asked = ", ".join(map(str, block["queues"]))
+            problems.append(
+                f"{where}.aqm.ecn: true with queues {asked}; allowed: ECN with an AQM that marks "
+                f"({', '.join(ns3.ECN_QUEUES)}, on ns3); DropTail and RED drop, they never mark"
+            )
         if link.backend == "ns3":
             problems += ns3.problems(where, link, block)
         try:
@@ -212,6 +218,8 @@ class LinkExperiment(Experiment[Setup]):
             "min_epochs": guards.MIN_EPOCHS,
             "rtt_spread": link.rtt_spread,
             "baseline_queue": BASELINE if self._needs_baseline(block) else "",
+            "ecn": link.ecn,
+            "ecn_queues": list(ns3.ECN_QUEUES),
         }
 
     def _targets(self, block: Block) -> dict[str, float]:
@@ -221,10 +229,17 @@ class LinkExperiment(Experiment[Setup]):
     def _words(self, block: Block) -> dict[str, Any]:
         """What the buffer means under each AQM asked for, and the note on the rules of thumb."""
         words = prose.load(WORDS)
-        values = {**{k: v["value"] for k, v in ns3.assumptions().items()}, **self._targets(block)}
+        link = scenario.read(block, "link")
+        values = {
+            **{k: v["value"] for k, v in ns3.assumptions().items()},
+            **self._targets(block),
+            "ecn": "on" if block["aqm"]["ecn"] else "off",
+        }
         aqms = [str(q) for q in block["queues"] if str(q) in words["aqm"]]
+        cc_note = words["cc_notes"].get(link.cc_name, "")
         return {
             "rules_note": prose.fill(words["rules_note"]) if aqms else "",
+            "cc_note": prose.fill(cc_note, simulator=link.backend, label=link.cc.label),
             "queue_notes": {
                 q: prose.fill(
                     words["buffer_meaning"], queue=q, aqm=prose.fill(words["aqm"][q], **values)
@@ -292,9 +307,7 @@ class LinkExperiment(Experiment[Setup]):
             "rtt_spread": link.rtt_spread,
             "flow_access_lo_s": round(link.flow_access_lo_s, 9),
             "flow_access_step_s": round(link.flow_access_step_s, 12),
-            "other_access_s": round(
-                link.access_s + link.bottleneck_s - link.spread_bottleneck_s, 9
-            ),
+            "other_access_s": round(link.other_access_s, 9),
             "reverse_queue_pkts": OTHER_QUEUE_PKTS,
             "loss": link.loss,
             "flows": link.flows,

@@ -39,6 +39,16 @@ def standing(rec: Mapping[str, Any], d: Mapping[str, Any], limited: bool) -> str
     return prose.fill(words["aqm" if q in d["aqm_targets"] else "fifo"], **values)
 
 
+def ecn_notes(queue: str, d: Mapping[str, Any]) -> list[str]:
+    """With ECN on: a queue that does not mark, and a flow that is not ECN-capable (CBR)."""
+    if not d.get("ecn"):
+        return []
+    words = d["note_words"]
+    if queue not in d["ecn_queues"]:
+        return [prose.fill(words["ecn_no_mark"], queue=queue)]
+    return [prose.fill(words["ecn_cbr"], queue=queue)] if d["cbr_mbps"] else []
+
+
 def notes(rec: Mapping[str, Any], d: Mapping[str, Any]) -> list[str]:
     """The pick's notes: search edge, window limit, few loss epochs, synchronisation, an AQM
     target below one packet's time, and what sets the standing queue."""
@@ -80,6 +90,7 @@ def notes(rec: Mapping[str, Any], d: Mapping[str, Any]) -> list[str]:
         if share >= SYNC_DRIVES and b > at:
             remedy = words["sync_remedy"] if d["rtt_spread"] == 0 else ""
             out.append(prose.fill(words["sync_drives"], remedy=remedy))
+    out += ecn_notes(q, d)
     target = d["aqm_targets"].get(q)
     if target is not None and d["ms_per_pkt"] > target:
         out.append(

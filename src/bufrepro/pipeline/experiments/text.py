@@ -114,8 +114,9 @@ def answer_text(
         f"{runs['buffer'].nunique()} buffers, {runs['buffer'].min()} to {runs['buffer'].max()} pkts"
     )
     lines.append(rules_line(rules))
-    if d.get("rules_note"):
-        lines.append(f"  ({d['rules_note']})")
+    for key in ("rules_note", "cc_note"):
+        if d.get(key):
+            lines.append(f"  ({d[key]})")
     lines.append(f"Recommended buffer ({goal}):")
     for rec in recs.to_dict("records"):
         lines += queue_lines({str(k): v for k, v in rec.items()}, d, within, sets)
