@@ -91,3 +91,18 @@ def test_bbr_keeps_its_queue_short_where_cubic_fills_the_buffer(
         delay[cc] = _mean(runs, "qdelay_ms_mean")
         assert _mean(runs, "link_utilisation") > 0.9, (cc, runs)
     assert delay["bbr"] < 60 < 120 < delay["cubic"], delay
+
+
+def test_the_answer_names_the_simulator_of_ns2s_cubic_and_what_ecn_hides() -> None:
+    """ns-2's CUBIC is the Linux kernel's, named with its simulator and Spang et al.; with ECN
+    an AQM's few loss events get the reason (marks are no loss events), DropTail's do not."""
+    exp = plan.resolve(config("c2", link(flows={"cc": "cubic"})), "c2")
+    said = exp.kind.describe(exp.setup)
+    assert said["cc_note"].startswith("CUBIC ran on ns2 as CUBIC (Agent/TCP/Linux")
+    block = link(flows={"count": 2}, queues=["CoDel"], aqm={"ecn": True})
+    exp = plan.resolve(config("e2", block), "e2")
+    d = exp.kind.describe(exp.setup)
+    rec = {"buffer_pkts": 20, "step_above_pkts": 30, "step_below_pkts": 10, "loss_epochs": 0}
+    for queue, hides in (("CoDel", True), ("DropTail", False)):
+        said = " ".join(notes.notes({**rec, "queue": queue}, d))
+        assert "fewer than 10" in said and ("marks are not loss events" in said) == hides

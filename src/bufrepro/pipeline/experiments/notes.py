@@ -74,6 +74,7 @@ def notes(rec: Mapping[str, Any], d: Mapping[str, Any]) -> list[str]:
     epochs = _num(rec, "loss_epochs")
     if not math.isnan(epochs) and epochs < d["min_epochs"]:
         measure = d["duration_s"] - d["warmup_s"]
+        marks = d.get("ecn") and q in d["ecn_queues"]
         out.append(
             prose.fill(
                 words["few_epochs"],
@@ -81,6 +82,7 @@ def notes(rec: Mapping[str, Any], d: Mapping[str, Any]) -> list[str]:
                 min_epochs=d["min_epochs"],
                 measure_s=measure * d["min_epochs"] / max(epochs, 1.0),
             )
+            + (prose.fill(words["few_epochs_ecn"], queue=q) if marks else "")
         )
     share, events = _num(rec, "rule_sync_epoch_share"), _num(rec, "rule_loss_epochs")
     if d["flows"] > 1 and not math.isnan(share) and events > 0:
