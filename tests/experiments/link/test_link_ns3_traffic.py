@@ -50,16 +50,17 @@ def test_spread_rtts_on_ns3_favour_the_short_flows(
 def test_ecn_codel_marks_where_it_dropped_and_the_answer_names_what_cannot_mark(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """CoDel with ECN-capable TCP marks instead of dropping (its queue drops fall at least
-    tenfold); with ECN on, the answer's notes say that DropTail does not mark and that a CBR
-    flow is not ECN-capable; the AQM's words say ECN on."""
+    """CoDel, PIE and FQ-CoDel with ECN-capable TCP mark instead of dropping (2 flows, 30
+    packets: their queue drops fall at least tenfold); with ECN on, the answer's notes say that
+    DropTail does not mark and that a CBR flow is not ECN-capable; the AQM's words say ECN on."""
     monkeypatch.chdir(tmp_path)
-    drops = {}
-    for ecn in (False, True):
-        name = f"ns3-ecn-{str(ecn).lower()}"
-        cfg = config(name, link(flows={"count": 2}, queues=["CoDel"], aqm={"ecn": ecn}))
-        drops[ecn] = _mean(fixed(cfg, name, [("CoDel", 30)]), "queue_loss_rate")
-    assert drops[False] > 0.005 and drops[True] < drops[False] / 10, drops
+    for queue in ("CoDel", "PIE", "FQ-CoDel"):
+        drops = {}
+        for ecn in (False, True):
+            name = f"ns3-ecn-{queue.lower()}-{str(ecn).lower()}"
+            cfg = config(name, link(flows={"count": 2}, queues=[queue], aqm={"ecn": ecn}))
+            drops[ecn] = _mean(fixed(cfg, name, [(queue, 30)]), "queue_loss_rate")
+        assert drops[False] > 0.005 and drops[True] < drops[False] / 10, (queue, drops)
     name = "ns3-ecn-cbr"
     block = link(flows={"count": 2, "cbr": "500kbit"}, queues=["CoDel"], aqm={"ecn": True})
     exp = plan.resolve(config(name, block), name)
