@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 from bufrepro.backends.fingerprint import fingerprint
 from bufrepro.experiments.link import guards, ns3, scenario
 from bufrepro.experiments.link.scenario import CBR_PACKET_BYTES, OTHER_QUEUE_PKTS
-from bufrepro.experiments.link.tables import CCS, backend_of, queue_problem
+from bufrepro.experiments.link.tables import CCS, backend_of, cc_problem, queue_problem
 from bufrepro.kit import prose, units
 from bufrepro.kit.experiment import Experiment
 from bufrepro.kit.grid import RunPoint
@@ -98,6 +98,9 @@ class LinkExperiment(Experiment[Setup]):
         ]
         # Each quantity on its own first, so that every bad one is named at once.
         link_, flows, targets = block["link"], block["flows"], block["targets"]
+        elsewhere = cc_problem(str(flows["cc"]), backend_of(block), f"{where}.flows.cc")
+        if elsewhere:
+            return [*problems, elsewhere]
         one_by_one: list[Callable[[], object]] = [
             lambda: units.rate_bps(str(link_["rate"]), f"{where}.link.rate"),
             lambda: units.seconds(str(link_["rtt"]), f"{where}.link.rtt"),

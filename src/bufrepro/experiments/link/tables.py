@@ -91,6 +91,19 @@ def backend_of(block: Mapping[str, object]) -> str:
     return "ns3" if only_ns3 else "ns2"
 
 
+def cc_problem(cc: str, backend: str, where: str) -> str:
+    """Why congestion control `cc` cannot run on `backend` when another backend has it (naming
+    that backend), or '' (unknown names are units.choice's to refuse, with a hint)."""
+    others = [b for b, table in CCS.items() if cc in table and b != backend]
+    if cc in CCS[backend] or not others:
+        return ""
+    return (
+        f"{where}: {cc} is not in backend {backend} (allowed on {backend}: "
+        f"{', '.join(CCS[backend])}); backend {' or '.join(others)} has it: ask for backend "
+        f"{' or '.join(others)} (--simulator, config key backend)"
+    )
+
+
 def queue_problem(queue: str, backend: str, where: str) -> str:
     """Why `queue` cannot run on `backend` (naming the backends that have it), or ''."""
     from bufrepro.kit.units import hint
