@@ -172,6 +172,7 @@ class LinkExperiment(Experiment[Setup]):
             in_flight,
             link.flows,
             runs,
+            link.backend,
         )
 
     def series(self, setup: Setup) -> list[str]:
