@@ -24,6 +24,12 @@
 // The bottleneck's queue is an ns-3 queue disc type with its attributes (--queue,
 // --queueAttr: ns3/queues.h), TCP's congestion control and recovery ns-3 types (--tcp,
 // --recovery: ns3/tcp.h); the wired trace writer is ns3/wired.h.
+//
+// Spread RTTs, as the ns-2 scenario: TCP flow i's source access hop is --flowAccessLoMs +
+// i x --flowAccessStepMs (i = 0 ..), the CBR source's --otherAccessMs, the sink's --accessMs
+// (each negative: --accessMs). --ecn makes every TCP socket ECN-capable (the queue marks only
+// when its --queueAttr says UseEcn=true); --pacing paces every TCP socket (TcpBbr turns it on
+// by itself when it is off).
 #include "queues.h"
 #include "tcp.h"
 #include "trace.h"
@@ -50,7 +56,7 @@ NS_LOG_COMPONENT_DEFINE("BufreproLink");
 namespace
 {
 
-const char* PROGRAM_VERSION = "bufrepro-ns3-link 2";
+const char* PROGRAM_VERSION = "bufrepro-ns3-link 3";
 const uint16_t TCP_PORT0 = 5000;
 const uint16_t CBR_PORT = 9000;
 const int R1 = 0, R2 = 1, DST = 2, SRC0 = 3;
@@ -62,6 +68,8 @@ struct Params
     Bottleneck bottleneck;
     double loss = 0;
     double rateMbps = 10, bottleneckMs = 16, accessMbps = 100, accessMs = 2;
+    double flowAccessLoMs = -1, flowAccessStepMs = 0, otherAccessMs = -1;
+    bool ecn = false, pacing = false;
     uint32_t otherWaiting = 100000;
     uint32_t flows = 1;
     TcpSetup tcp;
@@ -96,6 +104,14 @@ AddValues(CommandLine& cmd, Params& p)
     cmd.AddValue("bottleneckMs", "bottleneck delay (ms)", p.bottleneckMs);
     cmd.AddValue("accessMbps", "access rate (Mb/s)", p.accessMbps);
     cmd.AddValue("accessMs", "access delay (ms)", p.accessMs);
+    cmd.AddValue("flowAccessLoMs", "TCP flow 0's access delay (ms; negative: accessMs)",
+                 p.flowAccessLoMs);
+    cmd.AddValue("flowAccessStepMs", "each next TCP flow's access delay is this much longer (ms)",
+                 p.flowAccessStepMs);
+    cmd.AddValue("otherAccessMs", "the CBR source's access delay (ms; negative: accessMs)",
+                 p.otherAccessMs);
+    cmd.AddValue("ecn", "ECN-capable TCP sockets (TcpSocketBase::UseEcn On)", p.ecn);
+    cmd.AddValue("pacing", "paced TCP sockets (TcpSocketState::EnablePacing)", p.pacing);
     cmd.AddValue("otherWaiting", "packets every other queue holds waiting (never full)",
                  p.otherWaiting);
     cmd.AddValue("flows", "long-lived TCP flows", p.flows);
@@ -122,7 +138,27 @@ Check(const Params& p)
         std::fprintf(stderr, "link: --waiting and --otherWaiting need at least 2, --flows 1\n");
         return 2;
     }
+    if (p.flowAccessStepMs < 0)
+    {
+        std::fprintf(stderr, "link: --flowAccessStepMs needs at least 0\n");
+        return 2;
+    }
     return 0;
+}
+
+// Every TCP socket's defaults: the shared ones (ns3/tcp.h), ECN and pacing.
+void
+ApplyTcp(const Params& p)
+{
+    p.tcp.Apply();
+    if (p.ecn)
+    {
+        Config::SetDefault("ns3::TcpSocketBase::UseEcn", EnumValue(TcpSocketState::On));
+    }
+    if (p.pacing)
+    {
+        Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(true));
+    }
 }
 
 // One link x <-> y; each direction's root disc is installed before Ipv4AddressHelper::Assign
@@ -152,9 +188,13 @@ MakeNet(const Params& p, Net& net)
     InternetStackHelper stack;
     stack.Install(net.nodes);
     uint32_t w = p.otherWaiting;
+    double lo = p.flowAccessLoMs < 0 ? p.accessMs : p.flowAccessLoMs;
+    double other = p.otherAccessMs < 0 ? p.accessMs : p.otherAccessMs;
     for (uint32_t s = SRC0; s < nNodes; ++s)
     {
-        MakeLink(net, s, R1, p.accessMbps, p.accessMs, Disc{}, w, w);
+        uint32_t i = s - SRC0;
+        double ms = i < p.flows ? lo + i * p.flowAccessStepMs : other;
+        MakeLink(net, s, R1, p.accessMbps, ms, Disc{}, w, w);
     }
     net.nAccess = net.links.size();
     MakeLink(net, R1, R2, p.rateMbps, p.bottleneckMs, p.bottleneck.GetDisc(), p.bottleneck.waiting, w);
@@ -200,14 +240,16 @@ WriteHeader(const Params& p)
     const TcpSetup& t = p.tcp;
     std::snprintf(head, sizeof(head),
                   "#@ %s ns3=%s seed=%u queue=%s queueAttr=%s waiting=%u loss=%g rateMbps=%g "
-                  "bottleneckMs=%g accessMbps=%g accessMs=%g otherWaiting=%u flows=%u "
-                  "tcp=%s recovery=%s sack=%d timestamps=%d mss=%u iw=%u delAck=%u "
-                  "windowPkts=%u initialRto=%g minRto=%g tick=%g startJitter=%g cbrBytes=%u "
-                  "cbrInterval=%g duration=%g",
+                  "bottleneckMs=%g accessMbps=%g accessMs=%g flowAccessLoMs=%g "
+                  "flowAccessStepMs=%g otherAccessMs=%g otherWaiting=%u flows=%u "
+                  "tcp=%s recovery=%s sack=%d timestamps=%d ecn=%d pacing=%d mss=%u iw=%u "
+                  "delAck=%u windowPkts=%u initialRto=%g minRto=%g tick=%g startJitter=%g "
+                  "cbrBytes=%u cbrInterval=%g duration=%g",
                   PROGRAM_VERSION, NS3_LIB_VERSION, p.header.seed, p.bottleneck.queue.c_str(),
                   p.bottleneck.queueAttr.c_str(), p.bottleneck.waiting, p.loss, p.rateMbps, p.bottleneckMs,
-                  p.accessMbps, p.accessMs, p.otherWaiting, p.flows, t.tcp.c_str(),
-                  t.recovery.c_str(), (int)t.sack, (int)t.timestamps, t.segment, t.iw, t.delAck,
+                  p.accessMbps, p.accessMs, p.flowAccessLoMs, p.flowAccessStepMs, p.otherAccessMs,
+                  p.otherWaiting, p.flows, t.tcp.c_str(), t.recovery.c_str(), (int)t.sack,
+                  (int)t.timestamps, (int)p.ecn, (int)p.pacing, t.segment, t.iw, t.delAck,
                   t.bufferPkts, t.initialRto, t.minRto, t.tick, p.startJitter, p.cbrBytes,
                   p.cbrInterval, p.duration);
     Put(g_out, head);
@@ -280,7 +322,7 @@ main(int argc, char* argv[])
     }
     NameFlows(p);
     SeedRuns(p.header.seed);
-    p.tcp.Apply();
+    ApplyTcp(p);
     Net net;
     MakeNet(p, net);
     if (!CheckDiscs(p, net))

@@ -35,6 +35,7 @@ FLAG_KEYS = {
     "--queue": "queues",
     "--simulator": "backend",
     "--aqm-targets": "aqm.targets",
+    "--ecn": "aqm.ecn",
     "--red-min-th": "red.min_th",
     "--red-max-th": "red.max_th",
     "--buffer-min": "buffers.min",
@@ -54,6 +55,8 @@ FLAG_KEYS = {
 REQUIRED = ("--rate", "--rtt")
 INTEGER_KEYS = ("link.mss_bytes", "flows.count", "buffers.coarse", "buffers.refine")
 NUMBER_KEYS = ("link.access_share", "flows.web_rate")
+# Flags that take no value: given, the key is true.
+SWITCH_KEYS = ("aqm.ecn",)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -98,6 +101,15 @@ def _advise_parser() -> argparse.ArgumentParser:
             groups[block] = p.add_argument_group(f"{block} (config keys {block}.*)")
             if block == "experiment":
                 groups[block].title = "experiment (queues, simulator, seeds)"
+        if key in SWITCH_KEYS:
+            groups[block].add_argument(
+                flag,
+                dest=key.replace(".", "__"),
+                action="store_const",
+                const=True,
+                help=flag_help(schema, key),
+            )
+            continue
         groups[block].add_argument(
             flag,
             dest=key.replace(".", "__"),
@@ -209,6 +221,8 @@ def default_name(block: Mapping[str, Any]) -> str:
     parts.append("-".join(str(q) for q in block.get("queues", ["DropTail", "RED"])))
     if "rtt_spread" in flows:
         parts.append(f"spread{flows['rtt_spread']}")
+    if block.get("aqm", {}).get("ecn"):
+        parts.append("ecn")
     if "seeds" in block:
         seeds = list(block["seeds"])
         same = seeds == list(range(1, len(seeds) + 1))

@@ -72,12 +72,14 @@ def _study_specs(study: str, level: str) -> list[RunSpec]:
     return [plan.spec(cfg, p) for b in plan.batches(cfg, study, "ns3") for p in b]
 
 
-def _link_specs() -> list[RunSpec]:
+def _link_specs(cc: str = "sack", ecn: bool = False) -> list[RunSpec]:
+    """The link's runs on every queue: 3 flows with spread RTTs (the default 0.3), a CBR flow."""
     block: dict[str, Any] = {
         "link": {"rate": "5Mbit", "rtt": "40ms", "loss": "1%"},
-        "flows": {"count": 2, "cc": "sack", "cbr": "100kbit"},
+        "flows": {"count": 3, "cc": cc, "cbr": "100kbit"},
         "queues": QUEUES,
         "backend": "ns3",
+        "aqm": {"ecn": ecn},
         "run": {"warmup": "1s", "measure": "2s"},
         "seeds": [1, 2],
     }
@@ -87,9 +89,25 @@ def _link_specs() -> list[RunSpec]:
     return [experiment_plan.spec(exp, p) for p in points]
 
 
+def test_the_link_passes_spread_rtts_ecn_and_bbrs_pacing() -> None:
+    """The new arguments reach the program with their values: each flow's access hop (the
+    spread), ECN on the sockets and UseEcn on the AQMs only, pacing for BBR only."""
+    plain = [_named(ns3.arguments(s.params)) for s in _link_specs()]
+    bbr = [_named(ns3.arguments(s.params)) for s in _link_specs("bbr", ecn=True)]
+    for args in plain:
+        assert float(args["flowAccessStepMs"]) > 0 and float(args["flowAccessLoMs"]) >= 0
+        assert (args["ecn"], args["pacing"], args["tcp"]) == ("false", "false", "ns3::TcpNewReno")
+        assert "UseEcn=true" not in args.get("queueAttr", "")
+    marking = {"ns3::CoDelQueueDisc", "ns3::PieQueueDisc", "ns3::FqCoDelQueueDisc"}
+    for args in bbr:
+        assert (args["ecn"], args["pacing"], args["tcp"]) == ("true", "true", "ns3::TcpBbr")
+        said = "UseEcn=true" in args.get("queueAttr", "")
+        assert said == (args["queue"] in marking), args
+
+
 def _all_specs() -> list[RunSpec]:
     specs = [s for level in ("full", "tally") for s in _study_specs("dumbbell", level)]
-    return specs + _study_specs("hstcp", "counters") + _link_specs()
+    return specs + _study_specs("hstcp", "counters") + _link_specs() + _link_specs("bbr", True)
 
 
 def _named(args: list[str]) -> dict[str, str]:

@@ -19,6 +19,18 @@ def test_t_interval_matches_textbook_value() -> None:
     assert all(math.isnan(v) for v in stats.t_interval([1.0]))
 
 
+def test_t_quantile_is_scipy_stats_t_ppf_to_the_bit() -> None:
+    """stats.t_quantile calls scipy.stats.t.ppf's kernel (special.stdtrit) without importing
+    scipy.stats: the same double for every n and confidence the tools use."""
+    from scipy.stats import t
+
+    for confidence in (0.9, 0.95, 0.99):
+        for n in range(2, 300):
+            want = float(t.ppf(0.5 + confidence / 2, n - 1))
+            assert stats.t_quantile(n, confidence) == want, (n, confidence)
+    assert math.isnan(stats.t_quantile(1))
+
+
 def test_prediction_interval_matches_textbook_value() -> None:
     low, high = stats.prediction_interval([1.0, 2.0, 3.0, 4.0])
     # mean 2.5, sd 1.29099, t(0.975, 3) = 3.18245 -> half width 3.18245 * 1.29099 * sqrt(1.25)

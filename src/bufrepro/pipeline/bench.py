@@ -27,7 +27,7 @@ from bufrepro.pipeline import plan
 # 1-2.5 Gb/s runs make worth watching and only its template can switch; it shares nothing here.
 
 
-def _children_cpu() -> float:
+def children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
 
@@ -42,7 +42,7 @@ def floor_run(backend: Any, spec: RunSpec) -> tuple[float, float]:
     """(wall, CPU) seconds of the simulator alone on the untraced scenario."""
     name, text = backend.scenario(spec)
     write_inputs(spec, name, text)
-    cpu0, t0 = _children_cpu(), time.monotonic()
+    cpu0, t0 = children_cpu(), time.monotonic()
     subprocess.run(
         backend.simulate(spec),
         cwd=spec.run_dir,
@@ -50,16 +50,16 @@ def floor_run(backend: Any, spec: RunSpec) -> tuple[float, float]:
         stderr=subprocess.DEVNULL,
         check=True,
     )
-    return time.monotonic() - t0, _children_cpu() - cpu0
+    return time.monotonic() - t0, children_cpu() - cpu0
 
 
 def pipeline_run(backend: Any, spec: RunSpec) -> tuple[float, float]:
     """(wall, CPU) seconds of the pipeline's run: render, simulate, stream, parse, check, keep.
     A run server ends with its run: its start-up is counted, as ns alone's is."""
-    cpu0, own0, t0 = _children_cpu(), time.process_time(), time.monotonic()
+    cpu0, own0, t0 = children_cpu(), time.process_time(), time.monotonic()
     execute(backend, spec)
     servers.close_all()
-    cpu = _children_cpu() - cpu0 + time.process_time() - own0
+    cpu = children_cpu() - cpu0 + time.process_time() - own0
     return time.monotonic() - t0, cpu
 
 
@@ -237,10 +237,10 @@ def floor_all(
             jobs.append(
                 (name, i, backend, dataclasses.replace(spec, run_dir=work / name / f"f{i}"))
             )
-    cpu0 = _children_cpu()
+    cpu0 = children_cpu()
     with ThreadPoolExecutor(max_workers=cores) as pool:
         costs = list(pool.map(lambda job: floor_run(job[2], job[3])[0], jobs))
-    cpu = _children_cpu() - cpu0  # the pool's threads overlap: only the total is exact
+    cpu = children_cpu() - cpu0  # the pool's threads overlap: only the total is exact
     walls: dict[str, list[float]] = {name: [] for name, n in totals.items() if n}
     xs: dict[str, list[float]] = {name: [] for name in walls}
     for (name, i, _, _), wall in zip(jobs, costs, strict=True):
@@ -278,11 +278,9 @@ def runs_cpu_text(floor: Floor) -> list[str]:
     ]
 
 
-def workflow_wall(
-    repo: Path, work: Path, cores: int, args: Sequence[str], targets: Sequence[str] = ("all",)
-) -> tuple[float, float]:
-    """(wall, CPU) seconds of `snakemake --cores N TARGETS ARGS` in a fresh copy of the
-    repository; the CPU is Snakemake's and every process it waited for (its jobs, their runs)."""
+def fresh_copy(repo: Path, work: Path) -> None:
+    """The repository's files (tracked, or untracked and not ignored; no results) copied to
+    `work`."""
     files = subprocess.run(
         ["git", "ls-files", "-co", "--exclude-standard"],
         cwd=repo,
@@ -294,14 +292,22 @@ def workflow_wall(
         if (repo / rel).is_file() and not rel.startswith("results/"):
             (work / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(repo / rel, work / rel)
-    cpu0, t0 = _children_cpu(), time.monotonic()
+
+
+def workflow_wall(
+    repo: Path, work: Path, cores: int, args: Sequence[str], targets: Sequence[str] = ("all",)
+) -> tuple[float, float]:
+    """(wall, CPU) seconds of `snakemake --cores N TARGETS ARGS` in a fresh copy of the
+    repository; the CPU is Snakemake's and every process it waited for (its jobs, their runs)."""
+    fresh_copy(repo, work)
+    cpu0, t0 = children_cpu(), time.monotonic()
     subprocess.run(
         [sys.executable, "-m", "snakemake", "--cores", str(cores), *targets, *args],
         cwd=work,
         check=True,
         stdout=subprocess.DEVNULL,
     )
-    return time.monotonic() - t0, _children_cpu() - cpu0
+    return time.monotonic() - t0, children_cpu() - cpu0
 
 
 def report_runs(cfg: Mapping[str, Any], names: Sequence[str], k: int, work: Path) -> str:

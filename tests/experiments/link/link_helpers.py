@@ -21,9 +21,10 @@ def config(name: str, block: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_points_now(cfg: dict[str, Any], name: str, points: list[RunPoint]) -> None:
-    """Run each point (or find it current) in the working directory."""
-    backend = backends.get("ns2", cfg)
+    """Run each point (or find it current) in the working directory, on the experiment's
+    simulator."""
     exp = plan.resolve(cfg, name)
+    backend = backends.get(exp.backend, cfg)
     for p in points:
         execute(backend, plan.spec(exp, p))
 

@@ -45,7 +45,7 @@ def test_auto_runs_every_queue_on_ns3_when_one_needs_it() -> None:
     ("argv", "says"),
     [
         (["--web", "5"], "--web (config key flows.web_rate): 5; allowed on backend ns3: 0"),
-        (["--cc", "reno"], "--cc (config key flows.cc): unknown 'reno'"),
+        (["--cc", "reno"], "--cc (config key flows.cc): reno is not in backend ns3"),
         (
             ["--buffer-min", "1pkt"],
             "--buffer-min (config key buffers.min): 1 packets; allowed on backend ns3: at least 2",
@@ -76,3 +76,28 @@ def test_a_missing_ns3_library_names_the_apt_package(
         ns3.library_version.cache_clear()
     assert "config key backend): ns3 cannot run here" in err or "backend: ns3 cannot" in err, err
     assert "apt-get install -y libns3-dev" in err, err
+
+
+def test_ecn_without_an_aqm_that_marks_is_refused_before_any_run(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--ecn with DropTail and RED (on ns-2, or on ns-3): nothing would mark; refused, naming
+    the flag and the queues that mark. With CoDel it is taken, and named in the experiment."""
+    monkeypatch.chdir(REPO_ROOT)
+    for more in ([], ["--simulator", "ns3"]):
+        err = _refused(["--ecn", *more], capsys)
+        assert (
+            "--ecn (config key aqm.ecn): true with queues DropTail, RED; allowed: ECN with " in err
+        )
+        assert "(CoDel, PIE, FQ-CoDel, on ns3)" in err, err
+    block = advise.block_from_flags(advise._advise_parser().parse_args(["--ecn", *LINK]))
+    assert block["aqm"] == {"ecn": True} and advise.default_name(block).endswith("-ecn")
+
+
+def test_bbr_asked_of_ns2_names_the_backend_that_has_it(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO_ROOT)
+    err = _refused(["--cc", "bbr"], capsys)
+    assert "--cc (config key flows.cc): bbr is not in backend ns2 (allowed on ns2: sack" in err
+    assert "backend ns3 has it: ask for backend ns3 (--simulator, config key backend)" in err

@@ -124,7 +124,12 @@ QUEUES: Mapping[str, Queue] = MappingProxyType(
 # The config's TCP variants and loss recoveries, and the ns-3 types the programs take (--tcp,
 # --recovery).
 TCP_TYPES: Mapping[str, str] = MappingProxyType(
-    {"NewReno": "ns3::TcpNewReno", "HighSpeed": "ns3::TcpHighSpeed", "Cubic": "ns3::TcpCubic"}
+    {
+        "NewReno": "ns3::TcpNewReno",
+        "HighSpeed": "ns3::TcpHighSpeed",
+        "Cubic": "ns3::TcpCubic",
+        "Bbr": "ns3::TcpBbr",
+    }
 )
 RECOVERY_TYPES: Mapping[str, str] = MappingProxyType(
     {"classic": "ns3::TcpClassicRecovery", "prr": "ns3::TcpPrrRecovery"}

@@ -11,7 +11,7 @@ from typing import Any
 from bufrepro.experiments.link import guards, ns3, scenario, scenarios
 from bufrepro.experiments.link.scenario import Setup
 from bufrepro.experiments.link.scenarios import red_threshold
-from bufrepro.experiments.link.tables import CCS, backend_of, queue_problem
+from bufrepro.experiments.link.tables import CCS, backend_of, cc_problem, queue_problem
 from bufrepro.kit import prose, units
 from bufrepro.kit.declaration import Declaration
 from bufrepro.kit.experiment import Experiment
@@ -61,6 +61,9 @@ class LinkExperiment(Experiment[Setup]):
         ]
         # Each quantity on its own first, so that every bad one is named at once.
         link_, flows, targets = block["link"], block["flows"], block["targets"]
+        elsewhere = cc_problem(str(flows["cc"]), backend_of(block), f"{where}.flows.cc")
+        if elsewhere:
+            return [*problems, elsewhere]
         one_by_one: list[Callable[[], object]] = [
             lambda: units.rate_bps(str(link_["rate"]), f"{where}.link.rate"),
             lambda: units.seconds(str(link_["rtt"]), f"{where}.link.rtt"),
@@ -101,6 +104,12 @@ class LinkExperiment(Experiment[Setup]):
             )
         if link.warmup_s >= link.duration_s:
             problems.append(f"{where}.run: the warm-up is not shorter than the run")
+        if link.ecn and not any(str(q) in ns3.ECN_QUEUES for q in block["queues"]):
+            asked = ", ".join(map(str, block["queues"]))
+            problems.append(
+                f"{where}.aqm.ecn: true with queues {asked}; allowed: ECN with an AQM that marks "
+                f"({', '.join(ns3.ECN_QUEUES)}, on ns3); DropTail and RED drop, they never mark"
+            )
         if link.backend == "ns3":
             problems += ns3.problems(where, link, block)
         try:
@@ -130,6 +139,7 @@ class LinkExperiment(Experiment[Setup]):
             in_flight,
             link.flows,
             runs,
+            link.backend,
         )
 
     def series(self, setup: Setup) -> list[str]:
@@ -179,6 +189,8 @@ class LinkExperiment(Experiment[Setup]):
             "min_epochs": guards.MIN_EPOCHS,
             "rtt_spread": link.rtt_spread,
             "baseline_queue": BASELINE if self._needs_baseline(block) else "",
+            "ecn": link.ecn,
+            "ecn_queues": list(ns3.ECN_QUEUES),
         }
 
     def _targets(self, setup: Setup) -> dict[str, float]:
@@ -188,10 +200,17 @@ class LinkExperiment(Experiment[Setup]):
     def _words(self, setup: Setup) -> dict[str, Any]:
         """What the buffer means under each AQM asked for, and the note on the rules of thumb."""
         words = prose.load(WORDS)
-        values = {**{k: v["value"] for k, v in ns3.assumptions().items()}, **self._targets(setup)}
+        link = setup.link
+        values = {
+            **{k: v["value"] for k, v in ns3.assumptions().items()},
+            **self._targets(setup),
+            "ecn": "on" if setup.block["aqm"]["ecn"] else "off",
+        }
         aqms = [str(q) for q in setup.block["queues"] if str(q) in words["aqm"]]
+        cc_note = words["cc_notes"].get(link.cc_name, "")
         return {
             "rules_note": prose.fill(words["rules_note"]) if aqms else "",
+            "cc_note": prose.fill(cc_note, simulator=link.backend, label=link.cc.label),
             "queue_notes": {
                 q: prose.fill(
                     words["buffer_meaning"], queue=q, aqm=prose.fill(words["aqm"][q], **values)

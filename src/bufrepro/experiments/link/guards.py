@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from bufrepro.kit import units
 
@@ -13,10 +14,12 @@ from bufrepro.kit import units
 MIN_EPOCHS = 10
 # Mathis et al.'s constant (W = K / sqrt(p)), for a flow's window under random loss.
 MATHIS_K = math.sqrt(1.5)
-# The cost model, measured on the README link at 33660bf (80 runs of 24 s at 10 Mbit/s:
-# 1.6e6 bottleneck packets, ns-2 9.3 CPU s + parsers 7.1 CPU s): bottleneck packets per CPU s
-# of simulator and parser together.
-PACKETS_PER_CPU_S = 1.0e5
+# The cost model: bottleneck packets per CPU s of simulator and parser together, by simulator.
+# ns2: the README link at 33660bf (80 runs of 24 s at 10 Mbit/s: 1.6e6 bottleneck packets, ns-2
+# 9.3 CPU s + parsers 7.1 CPU s). ns3: the README link with CoDel, PIE and DropTail on ns-3
+# (42 runs of 24 s, 2 seeds, 8.4e5 packets: ns-3 32.6-35.0 CPU s + parsers 13.5-14.6 CPU s,
+# with RTTs spread and not; 2026-11-29): ns-3's TCP and queue discs cost about 6x ns-2's.
+PACKETS_PER_CPU_S = MappingProxyType({"ns2": 1.0e5, "ns3": 1.7e4})
 # Memory of one run: ns-2 holds each packet in flight (window or BDP + buffer) and each flow's
 # nodes, links and agents; the parser keeps each measured packet's delay and (flow, seqno).
 BYTES_PER_PACKET_IN_FLIGHT = 300
@@ -57,6 +60,7 @@ def estimate(
     in_flight_pkts: float,
     flows: int,
     runs: int,
+    simulator: str = "ns2",
 ) -> Cost:
     """Packets through the bottleneck over every run, the CPU they take and one run's memory."""
     per_s = bps / 8 / packet_bytes
@@ -67,7 +71,7 @@ def estimate(
         + flows * BYTES_PER_FLOW
         + per_s * measured_s * BYTES_PER_MEASURED_PACKET
     )
-    return Cost(runs, packets, packets / PACKETS_PER_CPU_S, memory)
+    return Cost(runs, packets, packets / PACKETS_PER_CPU_S[simulator], memory)
 
 
 def budget_problems(cost: Cost, cpu_text: str, memory_text: str, where: str) -> list[str]:

@@ -31,6 +31,9 @@ def _value(name: str) -> Any:
     return assumptions()[name]["value"]
 
 
+# The queues that mark with aqm.ecn (UseEcn true): the AQMs. DropTail and RED drop as ever
+# (ns-2's RED runs without ECN, and RED marks only in the papers' drop-based mapping: no).
+ECN_QUEUES = ("CoDel", "PIE", "FQ-CoDel")
 TARGET_KEYS = ("codel_target_ms", "pie_target_ms")
 
 
@@ -53,14 +56,19 @@ def targets(link: Link, how: str) -> dict[str, float]:
 
 
 def queue_attributes(
-    link: Link, red: tuple[float, float, float, float], aqm_targets: Mapping[str, float]
+    link: Link,
+    red: tuple[float, float, float, float],
+    aqm_targets: Mapping[str, float],
+    queue: str,
 ) -> dict[str, Any]:
     """The attributes the experiment gives its queue discs (each queue takes its own): RED's
     thresholds, weight and max_p (as LInterm, its inverse), the AQMs' settings of ns3.yaml and
-    their delay targets (`targets`)."""
+    their delay targets (`targets`), and with aqm.ecn UseEcn on the ECN_QUEUES (marking)."""
     min_th, max_th, q_weight, max_p = red
     ms = "{:g}ms".format
+    ecn = {"UseEcn": True} if link.ecn and queue in ECN_QUEUES else {}
     return {
+        **ecn,
         "MinTh": round(min_th, 6),
         "MaxTh": round(max_th, 6),
         "QW": q_weight,
@@ -91,18 +99,26 @@ def arguments(
         "duration": end,
         "seed": point.seed,
         **backend.queue_arguments(
-            str(point.get("queue")), queue_attributes(link, red, aqm_targets), packet_ms(link)
+            str(point.get("queue")),
+            queue_attributes(link, red, aqm_targets, str(point.get("queue"))),
+            packet_ms(link),
         ),
         "waiting": int(point.get("buffer")),
         "loss": link.loss,
         "rateMbps": round(link.bps / 1e6, 9),
-        "bottleneckMs": round(link.bottleneck_s * 1000, 6),
+        "bottleneckMs": round(link.spread_bottleneck_s * 1000, 6),
         "accessMbps": round(link.access_bps / 1e6, 9),
         "accessMs": round(link.access_s * 1000, 6),
+        # Spread RTTs as the ns-2 scenario: flow i's access hop lo + i x step, the CBR's other.
+        "flowAccessLoMs": round(link.flow_access_lo_s * 1000, 9),
+        "flowAccessStepMs": round(link.flow_access_step_s * 1000, 12),
+        "otherAccessMs": round(link.other_access_s * 1000, 9),
         "otherWaiting": OTHER_QUEUE_PKTS,
         "flows": link.flows,
         **backend.tcp_arguments(link.cc.agent, _value("tcp_recovery")),
         "sack": link.cc.settings.get("sack", "true"),
+        "pacing": link.cc.settings.get("pacing", "false"),
+        "ecn": "true" if link.ecn else "false",
         "timestamps": _value("timestamps"),
         "mss": link.mss,
         "iw": link.initial_window_pkts,
@@ -128,11 +144,6 @@ def problems(where: str, link: Link, block: Mapping[str, Any]) -> list[str]:
         found.append(
             f"{where}.flows.web_rate: {link.web_rate:g}; allowed on backend ns3: 0 (no PackMime "
             "in ns-3.37; web flows run on ns2)"
-        )
-    if link.rtt_spread:
-        found.append(
-            f"{where}.flows.rtt_spread: {link.rtt_spread:g}; allowed on backend ns3: 0 or auto "
-            "(its program gives every flow the base RTT; spread RTTs run on ns2)"
         )
     if link.buffer_lo < MIN_BUFFER:
         found.append(

@@ -28,8 +28,8 @@ HIGH_BDP_MULTIPLE = 2.0
 # bottleneck differ in RTT by tens of percent and more (Aikat et al. 2003 measured RTTs spread
 # over an order of magnitude on one link). 0.3 (56-104 ms at 80 ms) is the spread with which the
 # issue-41 measurement desynchronised 4-64 SACK flows; more spread is closer to real traffic.
-# ns-3's program (ns3/link.cc) gives every flow the same RTT: auto is 0 there.
-AUTO_RTT_SPREAD = {"ns2": 0.3, "ns3": 0.0}
+# Both simulators take the same spread (ns-2's access hops, ns3/link.cc's --flowAccess*).
+AUTO_RTT_SPREAD = 0.3
 # The CBR flow's packets (bytes, as ns-2's CBR packetSize_ and ns-3's IP packet).
 CBR_PACKET_BYTES = 1000
 # Queues other than the swept one never drop: this many packets each (ns-2 limit_).
@@ -75,6 +75,14 @@ class Link:
     flow_access_lo_s: float
     flow_access_step_s: float
     spread_bottleneck_s: float
+    # TCP ECN-capable and the AQMs marking (aqm.ecn; ns3 only: ns3.ECN_QUEUES).
+    ecn: bool = False
+
+    @property
+    def other_access_s(self) -> float:
+        """The access delay of sources other than the long-lived flows' (CBR, web): the
+        bottleneck's share given up to the spread goes to them, so their RTT stays the base."""
+        return self.access_s + self.bottleneck_s - self.spread_bottleneck_s
 
     def flow_rtts_s(self) -> list[float]:
         """Each long-lived flow's base RTT (the lab case: all the base RTT)."""
@@ -135,7 +143,7 @@ def read(block: Block, where: str) -> Link:
     cbr = str(flows["cbr"])
     raw_spread = flows["rtt_spread"]
     spread_auto = str(raw_spread) == "auto"
-    spread = AUTO_RTT_SPREAD[backend] if spread_auto else float(raw_spread)
+    spread = AUTO_RTT_SPREAD if spread_auto else float(raw_spread)
     access_lo, access_step, spread_bn = spread_hops(
         rtt, spread, int(flows["count"]), access, one_way - 2 * access
     )
@@ -174,6 +182,7 @@ def read(block: Block, where: str) -> Link:
         flow_access_lo_s=access_lo,
         flow_access_step_s=access_step,
         spread_bottleneck_s=spread_bn,
+        ecn=bool(block["aqm"]["ecn"]),
     )
 
 

@@ -99,9 +99,7 @@ class Ns2(_Link):
             "rtt_spread": link.rtt_spread,
             "flow_access_lo_s": round(link.flow_access_lo_s, 9),
             "flow_access_step_s": round(link.flow_access_step_s, 12),
-            "other_access_s": round(
-                link.access_s + link.bottleneck_s - link.spread_bottleneck_s, 9
-            ),
+            "other_access_s": round(link.other_access_s, 9),
             "reverse_queue_pkts": OTHER_QUEUE_PKTS,
             "loss": link.loss,
             "flows": link.flows,

@@ -56,13 +56,15 @@ CCS_NS2: Mapping[str, Cc] = MappingProxyType(
 )
 # The `flows.cc` names on ns-3.37 (ns3/link.cc's --tcp and --sack; experiments/link/ns3.yaml
 # names each mapping): SACK is NewReno's window rules with SACK recovery, as ns-2's Sack1;
-# CUBIC and HighSpeed are ns-3's TcpCubic and TcpHighSpeed (no timestamps: 40 B of headers).
+# CUBIC, HighSpeed and BBR are ns-3's TcpCubic, TcpHighSpeed and TcpBbr (no timestamps: 40 B of
+# headers); BBR's sockets are paced (--pacing; ns3.yaml's assumption bbr_pacing).
 CCS_NS3: Mapping[str, Cc] = MappingProxyType(
     {
         "sack": Cc("SACK (ns3::TcpNewReno, SACK on)", "NewReno", "", {"sack": "true"}, beta=0.5),
         "newreno": Cc("NewReno (ns3::TcpNewReno)", "NewReno", "", {"sack": "false"}, beta=0.5),
         "cubic": Cc("CUBIC (ns3::TcpCubic)", "Cubic", "", {"sack": "true"}, beta=0.7),
         "highspeed": Cc("HighSpeed TCP (ns3::TcpHighSpeed)", "HighSpeed", "", {"sack": "true"}),
+        "bbr": Cc("BBR (ns3::TcpBbr, paced)", "Bbr", "", {"sack": "true", "pacing": "true"}),
     }
 )
 CCS: Mapping[str, Mapping[str, Cc]] = MappingProxyType({"ns2": CCS_NS2, "ns3": CCS_NS3})
@@ -87,6 +89,19 @@ def backend_of(block: Mapping[str, object]) -> str:
     table = queues()
     only_ns3 = [q for q in asked if q in table and "ns2" not in table[q]]
     return "ns3" if only_ns3 else "ns2"
+
+
+def cc_problem(cc: str, backend: str, where: str) -> str:
+    """Why congestion control `cc` cannot run on `backend` when another backend has it (naming
+    that backend), or '' (unknown names are units.choice's to refuse, with a hint)."""
+    others = [b for b, table in CCS.items() if cc in table and b != backend]
+    if cc in CCS[backend] or not others:
+        return ""
+    return (
+        f"{where}: {cc} is not in backend {backend} (allowed on {backend}: "
+        f"{', '.join(CCS[backend])}); backend {' or '.join(others)} has it: ask for backend "
+        f"{' or '.join(others)} (--simulator, config key backend)"
+    )
 
 
 def queue_problem(queue: str, backend: str, where: str) -> str:

@@ -39,6 +39,16 @@ def standing(rec: Mapping[str, Any], d: Mapping[str, Any], limited: bool) -> str
     return prose.fill(words["aqm" if q in d["aqm_targets"] else "fifo"], **values)
 
 
+def ecn_notes(queue: str, d: Mapping[str, Any]) -> list[str]:
+    """With ECN on: a queue that does not mark, and a flow that is not ECN-capable (CBR)."""
+    if not d.get("ecn"):
+        return []
+    words = d["note_words"]
+    if queue not in d["ecn_queues"]:
+        return [prose.fill(words["ecn_no_mark"], queue=queue)]
+    return [prose.fill(words["ecn_cbr"], queue=queue)] if d["cbr_mbps"] else []
+
+
 def notes(rec: Mapping[str, Any], d: Mapping[str, Any]) -> list[str]:
     """The pick's notes: search edge, window limit, few loss epochs, synchronisation, an AQM
     target below one packet's time, and what sets the standing queue."""
@@ -64,6 +74,7 @@ def notes(rec: Mapping[str, Any], d: Mapping[str, Any]) -> list[str]:
     epochs = _num(rec, "loss_epochs")
     if not math.isnan(epochs) and epochs < d["min_epochs"]:
         measure = d["duration_s"] - d["warmup_s"]
+        marks = d.get("ecn") and q in d["ecn_queues"]
         out.append(
             prose.fill(
                 words["few_epochs"],
@@ -71,6 +82,7 @@ def notes(rec: Mapping[str, Any], d: Mapping[str, Any]) -> list[str]:
                 min_epochs=d["min_epochs"],
                 measure_s=measure * d["min_epochs"] / max(epochs, 1.0),
             )
+            + (prose.fill(words["few_epochs_ecn"], queue=q) if marks else "")
         )
     share, events = _num(rec, "rule_sync_epoch_share"), _num(rec, "rule_loss_epochs")
     if d["flows"] > 1 and not math.isnan(share) and events > 0:
@@ -80,6 +92,7 @@ def notes(rec: Mapping[str, Any], d: Mapping[str, Any]) -> list[str]:
         if share >= SYNC_DRIVES and b > at:
             remedy = words["sync_remedy"] if d["rtt_spread"] == 0 else ""
             out.append(prose.fill(words["sync_drives"], remedy=remedy))
+    out += ecn_notes(q, d)
     target = d["aqm_targets"].get(q)
     if target is not None and d["ms_per_pkt"] > target:
         out.append(

@@ -104,6 +104,8 @@ class Answer:
     runs: Runs
     rules: list[Rule]
     rules_note: str
+    # Which simulator ran the congestion control, and its rule of thumb (words.yaml cc_notes).
+    cc_note: str
     within: float
     max_delay_ms: float | None
     max_loss: float | None
@@ -205,6 +207,7 @@ def build(
             for r in rules.to_dict("records")
         ],
         rules_note=str(d.get("rules_note") or ""),
+        cc_note=str(d.get("cc_note") or ""),
         within=targets[0],
         max_delay_ms=targets[1],
         max_loss=targets[2],
