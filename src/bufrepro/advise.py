@@ -128,7 +128,10 @@ def flag_help(schema: Mapping[str, Any], key: str, required: bool = False) -> st
     default = node["default"]
     if isinstance(default, list):
         default = ",".join(str(v) for v in default)
-    shown = "none" if default == "" else str(default)
+    if isinstance(default, bool):  # a switch: given, the key is true
+        shown = "on" if default else "off"
+    else:
+        shown = "none" if default == "" else str(default)
     tail = "required (unless --config)" if required else f"default: {shown}"
     return f"{str(node['description']).rstrip('.')}; {tail}".replace("%", "%%")
 

@@ -49,6 +49,7 @@ UNITLESS = (
     "--coarse",
     "--refine",
     "--seeds",
+    "--ecn",
 )
 
 
@@ -72,6 +73,8 @@ def test_each_flags_help_gives_meaning_unit_and_default(flag: str) -> None:
         node = node["properties"][part]
     default = node["default"]
     typed = ",".join(map(str, default)) if isinstance(default, list) else str(default)
+    if isinstance(default, bool):
+        typed = "on" if default else "off"
     text = _helps()[flag]
     if flag in advise.REQUIRED:  # --rate, --rtt: no default for a new experiment
         meaning, _, said = text.rpartition("; ")

@@ -108,7 +108,7 @@ class LinkExperiment(Experiment[Setup]):
             asked = ", ".join(map(str, block["queues"]))
             problems.append(
                 f"{where}.aqm.ecn: true with queues {asked}; allowed: ECN with an AQM that marks "
-                f"({', '.join(ns3.ECN_QUEUES)}, on ns3); DropTail and RED drop, they never mark"
+                f"({', '.join(ns3.MARKING)}, on ns3); DropTail and RED drop, they never mark"
             )
         if link.backend == "ns3":
             problems += ns3.problems(where, link, block)

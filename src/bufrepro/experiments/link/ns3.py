@@ -33,7 +33,9 @@ def _value(name: str) -> Any:
 
 # The queues that mark with aqm.ecn (UseEcn true): the AQMs. DropTail and RED drop as ever
 # (ns-2's RED runs without ECN, and RED marks only in the papers' drop-based mapping: no).
-ECN_QUEUES = ("CoDel", "PIE", "FQ-CoDel")
+# Each with its "-scaled" variant (the ns3 backend's queue table).
+MARKING = ("CoDel", "PIE", "FQ-CoDel")
+ECN_QUEUES = tuple(q for q in backend.QUEUES if q.removesuffix("-scaled") in MARKING)
 TARGET_KEYS = ("codel_target_ms", "pie_target_ms")
 
 
