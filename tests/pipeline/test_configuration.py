@@ -32,7 +32,8 @@ def test_defaults_fill_an_empty_config() -> None:
         (
             {"grid": {"queue": ["SFQ"]}},
             "dumbbell.grid.queue[0]",
-            "['DropTail', 'RED', 'CoDel', 'PIE', 'FQ-CoDel']",
+            "['DropTail', 'RED', 'CoDel', 'PIE', 'FQ-CoDel', 'CoDel-scaled', 'PIE-scaled', "
+            "'FQ-CoDel-scaled']",
         ),
         # A queue the study's simulator lacks names the backend that has it.
         (
