@@ -114,11 +114,6 @@ def verdict_line(tables: Path) -> tuple[str, str]:
         return NO_CALIBRATION, ""
     text = str(data.get("verdict", NO_CALIBRATION))
     keys = str(data.get("verdict_keys", ""))
-    reading = data.get("reading")
-    if isinstance(reading, dict) and isinstance(reading.get("values"), dict):
-        keys += ("; reading " if keys else "reading ") + labels.reading_keys(
-            str(reading.get("id", "")), reading["values"]
-        )
     return text, keys
 
 
