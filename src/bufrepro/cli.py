@@ -114,6 +114,12 @@ def _parser() -> argparse.ArgumentParser:
     shw.add_argument("--config", required=True)
     shw.add_argument("--results", default="results")
     shw.add_argument("--summary", action="store_true", help="only the per-study summary table")
+    doc = sub.add_parser(
+        "docs-summary", help="a reproduction's verdicts and counts for the docs (JSON)"
+    )
+    doc.add_argument("--config", default="results/config.validated.yaml")
+    doc.add_argument("--results", default="results")
+    doc.add_argument("--out", default="", help="default: docs/data/<profile>-summary.json")
     _readings_parsers(sub)
     _claims_calibrated_parser(sub)
     _experiment_parsers(sub)
@@ -373,10 +379,18 @@ def _main(argv: Sequence[str] | None = None) -> int:
         if args.tables_out:
             report.write_tables(cfg, Path(args.results), Path(args.tables_out))
         print(f"report written to {args.out}")
+    elif args.command == "docs-summary":
+        from bufrepro.kit.paths import REPO_ROOT
+        from bufrepro.pipeline import docs_summary
+
+        name = f"{cfg.get('profile') or 'default'}-summary.json"
+        out = Path(args.out) if args.out else REPO_ROOT / "docs" / "data" / name
+        print(docs_summary.write(Path(args.results), cfg, cfg["studies"], out))
     else:
         from bufrepro.pipeline import show
 
-        print(show.show(Path(args.results), cfg["studies"], summary_only=args.summary))
+        profile = str(cfg.get("profile") or "")
+        print(show.show(Path(args.results), cfg["studies"], args.summary, profile))
     return 0
 
 

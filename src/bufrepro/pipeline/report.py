@@ -23,6 +23,7 @@ from bufrepro.pipeline import (
     report_crosssim,
     report_diff,
     report_text,
+    spent,
     summary,
 )
 
@@ -256,6 +257,9 @@ def build(
     html = env.get_template(template.name).render(
         summary=summary.display_rows(rows),
         summary_keys=summary.display_keys(rows),
+        judged_by=summary.judged_by(summary.display_rows(rows), str(cfg.get("profile") or "")),
+        spent=spent.spent(results, studies),
+        left_out=spent.left_out(cfg),
         legend=report_diff.legend(),
         status_note=report_diff.status_note(),
         min_seeds=evidence.MIN_SEEDS,

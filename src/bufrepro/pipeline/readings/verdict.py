@@ -116,7 +116,8 @@ def words(
     reading = named(study, state, order)
     count = int(state["validation_values"])
     values = f"{count} value" + ("" if count == 1 else "s")
-    confirmed = f"{state['confirmed']} readings confirmed at {len(state['seeds'])} seeds"
+    seeds = len(state["seeds"])
+    confirmed = f"{state['confirmed']} readings confirmed at {seeds} seed" + "s" * (seeds != 1)
     short = shortfalls(space, cal, state)
     if short:
         judge = f"; {command} judges it" if command else ""
