@@ -23,8 +23,8 @@ DATA = REPO / "docs" / "data"
 PAGES = ("ns3.md", "today-queues.md", "readings.md")
 QUOTING = sorted([*(REPO / "docs" / "studies").glob("*.md"), *(REPO / "docs" / p for p in PAGES)])
 QUOTES = re.compile(r"<!-- quotes: ([\w-]+) -->")
-VERDICT = re.compile(r"\"([^\"]+)\"\s*<!-- v: ([^ ]+) -->")
-NUMBER = re.compile(r"([0-9][0-9,]*)\s*<!-- s: ([^ ]+) -->")
+VERDICT = re.compile(r"\"([^\"]+)\"\s*<!-- v: (.+?) -->")
+NUMBER = re.compile(r"([0-9][0-9,]*)\s*<!-- s: (.+?) -->")
 # A readings verdict in words: a page may state one only as a marked quote of the summary.
 VERDICT_WORDS = re.compile(
     r"reproduces under|no reading (?:in the declared space )?reproduces", re.I

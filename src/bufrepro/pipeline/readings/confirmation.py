@@ -29,12 +29,9 @@ def chosen(cfg: Mapping[str, Any], space: Space, table: pd.DataFrame) -> list[rr
     return [rruns.make(cfg, space, rid, by_id[rid], seeds) for rid in ids]
 
 
-def calibrated(space: Space, results: Path = Path("results")) -> pd.DataFrame:
-    """The study's calibration.csv, or (not yet written) the design's readings in order with no
-    distance: chosen() then stands the first ones in for the best."""
-    path = results / space.study / "tables" / "calibration.csv"
-    if path.is_file():
-        return pd.read_csv(path)
+def stand_ins(space: Space) -> pd.DataFrame:
+    """The design's readings in order, all at one distance: for planning before calibration has
+    run, chosen() then takes the first ones (as many runs as the best ones, other folders)."""
     ids = [calibration.A_PRIORI] + [f"lhs{i:03d}" for i in range(space["calibration"]["readings"])]
     return pd.DataFrame({"reading": ids, "train_distance": [0.0] * len(ids)})
 
