@@ -45,7 +45,7 @@ OTHER_BATCHES = {
 # today's-queues section (rules/queues.smk).
 QUEUE_BACKEND = {s: plan.queue_backend(CFG, s) for s in STUDIES}
 BACKENDS = sorted(
-    {registry.get(s).backend for s in STUDIES}
+    {registry.get(s).own_simulator() for s in STUDIES}
     | {b for s in STUDIES for b in OTHER_SIMULATORS[s]}
 )
 # Rule files found by name: each selected study's and each used backend's, where they exist.
@@ -91,15 +91,11 @@ def batch_manifests(study):
 
 
 def _scope_inputs(scope):
+    chosen = batch.scenario(CFG, scope)
     if scope.startswith(batch.EXPERIMENTS):
-        chosen = experiment_plan.scenario(
-            experiment_plan.resolve(CFG, scope[len(batch.EXPERIMENTS) :])
-        )
         config = f"results/{scope}/config.yaml"
     else:
-        name, _, backend = scope.partition("/")
-        chosen = plan.scenario(CFG, name, backend)
-        config = f"results/{name}/config.yaml"
+        config = f"results/{scope.partition('/')[0]}/config.yaml"
     made = backends.get(chosen.backend, CFG)
     return {
         "config": config,

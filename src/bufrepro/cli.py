@@ -8,30 +8,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from bufrepro.backends.base import RunFailed
 from bufrepro.kit.checks import BadRunFiles
 from bufrepro.pipeline import configuration
 
 # Each command imports its stage when it runs: run-batch, the most frequent job, then never pays
 # for pandas, matplotlib or Jinja2's report template at start-up.
-
-
-def _config(path: str) -> dict[str, Any]:
-    """The validated config; a file that cannot be read, is not YAML or is invalid stops with
-    one sentence naming it (no traceback)."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            data = yaml.safe_load(fh)
-    except OSError as err:
-        raise SystemExit(f"bufrepro: {path}: cannot read the config ({err.strerror})") from None
-    except yaml.YAMLError as err:
-        raise SystemExit(f"bufrepro: {path}: not YAML: {err}".replace("\n", " ")) from None
-    try:
-        return configuration.validate(data)
-    except (ValueError, TypeError) as err:
-        raise SystemExit(f"bufrepro: {path}: {err}") from None
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -326,7 +308,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
 
         progress.watch(Path(args.config), args.pid)
         return 0
-    cfg = _config(args.config)
+    cfg = configuration.read_validated(Path(args.config), "bufrepro")
     if args.command.startswith("readings-"):
         _readings(cfg, args)
     elif args.command == "claims-calibrated":

@@ -75,7 +75,7 @@ def run_all(level: str, where: Path) -> dict[str, Path]:
     """Every tiny vegas run at `level`; the run folders by run path."""
     cfg = config(level)
     study = registry.get("vegas")
-    backend = backends.get(study.backend, cfg)
+    backend = backends.get(study.own_simulator(), cfg)
     done = {}
     for point in study.runs(cfg["vegas"]):
         spec = dataclasses.replace(plan.spec(cfg, point), run_dir=where / level / point.run_dir)
@@ -136,9 +136,10 @@ def test_an_unknown_trace_level_fails_before_any_run_naming_the_key() -> None:
 def test_the_tally_gets_exactly_the_parsers_text() -> None:
     cfg = config("tally")
     study = registry.get("vegas")
+    ns2 = study.scenarios()["ns2"]
     point = study.runs(cfg["vegas"])[0]
-    params, args = study.params(cfg["vegas"], point), study.parse_args(cfg["vegas"], point)
+    params, args = ns2.params(cfg["vegas"], point), ns2.parse_args(cfg["vegas"], point)
     assert dict(params["tally_params"]) == {k: str(args[k]) for k in tally.MIXED_PARAMS}
     assert args["tally"] == 1
     assert config("full")["vegas"]["trace_level"] == "full"
-    assert study.params(config("full")["vegas"], point)["tally_params"] == []
+    assert ns2.params(config("full")["vegas"], point)["tally_params"] == []

@@ -77,7 +77,7 @@ def run_all(level: str, where: Path, keep: bool = False) -> dict[str, Path]:
     cfg = config(level)
     done = {}
     for study in ("dumbbell", "ramya"):
-        backend = backends.get(registry.get(study).backend, cfg)
+        backend = backends.get(registry.get(study).own_simulator(), cfg)
         for point in registry.get(study).runs(cfg[study]):
             spec = plan.spec(cfg, point)
             spec = dataclasses.replace(spec, run_dir=where / level / point.run_dir)
@@ -178,7 +178,11 @@ def test_the_tally_program_prints_what_the_study_program_prints_and_refuses_a_te
         assert execute(backends.get("ns2", cfg), spec, keep_traces=True) == "ran"
         made[level] = spec
     counted = made["tally"]
-    assert counted.parser == registry.get(study).tally_parser == f"{study}/{study}_tally.awk"
+    assert (
+        counted.parser
+        == registry.get(study).scenarios()["ns2"].tally_parser
+        == f"{study}/{study}_tally.awk"
+    )
     env = {**os.environ, **PARSER_ENV}
     outputs = [
         subprocess.run(
@@ -188,7 +192,7 @@ def test_the_tally_program_prints_what_the_study_program_prints_and_refuses_a_te
             check=False,
             env=env,
         )
-        for program in (counted.parser, registry.get(study).parser)
+        for program in (counted.parser, registry.get(study).scenarios()["ns2"].parser)
     ]
     assert [o.returncode for o in outputs] == [0, 0], outputs[0].stderr
     assert outputs[0].stdout == outputs[1].stdout and b"acct_ok\t1" in outputs[0].stdout

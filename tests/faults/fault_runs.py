@@ -188,7 +188,7 @@ def kept_run(cfg: dict[str, Any], study: str, where: Path) -> KeptRun:
     four = (first, other, *variants(first, study))
     for label, p in zip(("a", "b", "seed", "buffer"), four, strict=True):
         spec = dataclasses.replace(plan.spec(cfg, p), run_dir=where / study / label)
-        backend = backends.get(registry.get(study).backend, cfg)
+        backend = backends.get(registry.get(study).own_simulator(), cfg)
         assert execute(backend, spec, keep_traces=True) == "ran"
         specs.append(spec)
     return KeptRun(*specs, points=four)

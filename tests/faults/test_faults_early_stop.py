@@ -40,7 +40,7 @@ def stopped_early(spec: RunSpec, where: Path) -> Path:
     where.mkdir()
     (where / "sim.tcl").write_bytes(FINISH.sub(b"$ns at " + early + b' "finish"', tcl))
     cfg = config()
-    backend = backends.get(registry.get(spec.owner).backend, cfg)
+    backend = backends.get(registry.get(spec.owner).own_simulator(), cfg)
     cmd = backend.simulate(spec)
     proc = subprocess.run(cmd, cwd=where, capture_output=True, check=False, timeout=300)
     assert proc.returncode == 0, proc.stderr.decode(errors="replace")[-600:]

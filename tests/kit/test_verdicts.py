@@ -95,3 +95,15 @@ def test_a_missing_claim_point_is_untestable_not_judged_from_neighbours() -> Non
     missing = v.word("claim", "untestable", point="s1 DropTail, buffer 0.1 BDP")
     assert v.combined([missing], 0.9) == missing
     assert v.combined([missing, "holds"], 0.9) == "holds"
+
+
+def test_the_reports_count_outcomes_in_the_vocabularys_order() -> None:
+    from bufrepro.pipeline import queues, summary
+
+    # Every outcome but the placeholder form of "untestable" (counted under its prefix).
+    claim = v.words()["claim"]
+    assert set(v.outcomes()) == {str(w) for k, w in claim.items() if k != "untestable"}
+    assert v.outcomes()[:3] == ("holds", "partly", "fails")
+    assert queues.VERDICTS == v.outcomes()
+    assert summary.VERDICTS == v.judged_outcomes() == v.outcomes()[:-1]
+    assert v.outcomes()[-1] == v.word("claim", "not_judged")

@@ -128,3 +128,28 @@ def test_runs_per_job_names_known_studies() -> None:
         config.validate(merged({"runs_per_job": {"nosuch": 3}}))
     cfg = config.validate(merged({"runs_per_job": {"dumbbell": "7"}}))
     assert cfg["runs_per_job"] == {"dumbbell": 7}
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [(None, "cannot read the config"), ("a: [1, 2", "not YAML"), ("studies: 3\n", "studies")],
+)
+def test_both_commands_read_a_config_through_one_loader(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str | None, says: str
+) -> None:
+    from bufrepro import cli
+
+    path = tmp_path / "config.yaml"
+    if text is not None:
+        path.write_text(text, encoding="utf-8")
+    run = ["run-batch", "--config", str(path), "--scope", "vegas", "--batch", "b0000"]
+    for argv, command in (
+        ([*run, "--manifest", str(tmp_path / "m.tsv")], "bufrepro"),
+        (["verify", str(tmp_path), "--config", str(path), "--seed", "1"], "bufrepro verify"),
+    ):
+        with pytest.raises(SystemExit) as stop:
+            cli.main(argv)
+        message = str(stop.value)
+        assert message.startswith(f"{command}: {path}: ") and says in message, message
+        # An invalid config lists each bad key on a line of its own.
+        assert "Traceback" not in message and (text == "studies: 3\n" or "\n" not in message)

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from types import MappingProxyType
 from typing import Any, ClassVar, Generic, TypeVar
 
+from bufrepro.kit.declaration import Block, Declaration
 from bufrepro.kit.grid import RunPoint
-from bufrepro.kit.study import Block
 
 # Where every experiment's runs, tables and figures live: results/experiments/<name>/.
 ROOT = "results/experiments"
@@ -23,16 +22,12 @@ class Experiment(Generic[S]):
     Unlike a Study it declares no published table: no diff, claims, coverage or readings stage
     can be asked of it, because it has none of those methods. Its one axis is searched
     (pipeline/experiments/search.py) for each value of `series` (e.g. the queue); it says what
-    one run is (params, parse_args) and what it expects of the answer (checks on its own inputs).
+    one run is on each simulator (scenarios) and what it expects of the answer (checks on its
+    own inputs).
     """
 
     kind: ClassVar[str] = ""
     title: ClassVar[str] = ""
-    backend: ClassVar[str] = "ns2"
-    backend_options: ClassVar[Mapping[str, str]] = MappingProxyType({})
-    template: ClassVar[str] = ""
-    parser: ClassVar[str] = ""
-    stream: ClassVar[str] = "out.tr"
     # The run's swept keys: the series (one curve each) and the searched axis.
     series_key: ClassVar[str] = "queue"
     axis_key: ClassVar[str] = "buffer"
@@ -41,16 +36,13 @@ class Experiment(Generic[S]):
     required: ClassVar[tuple[str, ...]] = ()
 
     def backend_for(self, block: Block) -> str:
-        """The simulator backend that runs this block (the kind's own by default)."""
-        return self.backend
+        """The simulator that runs this block (a key of scenarios(); default: the first)."""
+        return next(iter(self.scenarios()))
 
-    def template_for(self, block: Block) -> str:
-        """The scenario this block's backend runs (a template, or a program's name)."""
-        return self.template
-
-    def options_for(self, block: Block) -> Mapping[str, str]:
-        """The backend's options for this block's runs."""
-        return self.backend_options
+    def scenarios(self) -> Mapping[str, Declaration[S]]:
+        """Each simulator the kind runs on, with its scenario declaration (kit.declaration):
+        what one run is there, planned from the kind's setup."""
+        raise NotImplementedError(f"{self.kind}: scenarios()")
 
     def check(self, where: str, block: Block) -> list[str]:
         """Config problems the schema cannot see, each naming its key (none by default)."""
@@ -72,14 +64,6 @@ class Experiment(Generic[S]):
         """The scenario's derived quantities as the answer prints them (units in the names)."""
         return {}
 
-    def params(self, name: str, setup: S, point: RunPoint) -> dict[str, Any]:
-        """Template variables of one run (only validated numbers and enums)."""
-        raise NotImplementedError(f"{self.kind}: params()")
-
-    def parse_args(self, setup: S, point: RunPoint) -> dict[str, Any]:
-        """Parser variables of one run."""
-        raise NotImplementedError(f"{self.kind}: parse_args()")
-
     def rules(self, setup: S) -> list[dict[str, Any]]:
         """Rules of thumb on the axis from the block's own inputs: name, value, source, note."""
         return []
@@ -95,3 +79,8 @@ def run_points(
         for pair in pairs
         for s in seeds
     ]
+
+
+def name_of(point: RunPoint) -> str:
+    """The experiment a run point of run_points belongs to (its owner without the prefix)."""
+    return point.owner.removeprefix("experiments/")

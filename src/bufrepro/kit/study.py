@@ -8,12 +8,13 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from bufrepro.kit import grid
+from bufrepro.kit.declaration import Block as Block
+from bufrepro.kit.declaration import Declaration
 
 if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
-Block = Mapping[str, Any]
 Tables = Mapping[str, "pd.DataFrame"]
 
 
@@ -22,44 +23,17 @@ class Study:
 
     Every method receives the study's validated config block. The engine calls these methods and
     never names a study; a study never imports another study, the registry or the pipeline.
-    Files of a study live in one place per layer: config/<name>.yaml (+ .schema.yaml),
-    tcl/<name>/, awk/<name>/, rules/studies/<name>.smk (optional), published/<name>.csv,
-    report/captions/<name>/ and tests/studies/<name>/.
+    What it runs on each simulator it declares in scenarios(). Files of a study live in one
+    place per layer: config/<name>.yaml (+ .schema.yaml), tcl/<name>/, awk/<name>/,
+    rules/studies/<name>.smk (optional), published/<name>.csv, report/captions/<name>/ and
+    tests/studies/<name>/.
     """
 
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""
-    # The simulator backend (a module of bufrepro.backends) and its options for this study,
-    # e.g. {"build": "patched"} for the ns-2 build with the project's patches.
-    backend: ClassVar[str] = "ns2"
-    backend_options: ClassVar[Mapping[str, str]] = MappingProxyType({})
-    # Further simulator backends the study runs on beside `backend`, each with its scenario
-    # (what that backend runs: for ns3 a program of ns3/) and its streamed parser (under awk/),
-    # e.g. {"ns3": {"scenario": "dumbbell", "parser": "dumbbell/dumbbell.awk"}}, and optionally
-    # its "tally_parser" for trace_level tally (as `tally_parser`). The config key
-    # simulators.<study> picks which run.
-    scenarios: ClassVar[Mapping[str, Mapping[str, str]]] = MappingProxyType({})
-    # The scenario template (under tcl/) and the streamed parser (under awk/).
-    template: ClassVar[str] = ""
-    parser: ClassVar[str] = ""
-    # The file the scenario writes its event stream to (a named pipe while the parser reads it).
-    stream: ClassVar[str] = "out.tr"
-    # Small files the scenario writes beside the stream, parsed by side_parser after the run.
-    # Further parsers parser_for() may pick for some runs (the workflow watches them too).
-    other_parsers: ClassVar[tuple[str, ...]] = ()
-    # The parser of the runs whose config says trace_level "tally" (the stream the patched ns
-    # counts into), when it is a program of its own: it reads only that stream, so gawk compiles
-    # less per run. Empty: `parser` reads both.
-    tally_parser: ClassVar[str] = ""
-    side_files: ClassVar[tuple[str, ...]] = ()
-    side_parser: ClassVar[str] = ""
-    # Per-run files kept as results (series for figures); everything else is deleted.
-    kept_files: ClassVar[tuple[str, ...]] = ()
     # Files under published/ (default: "<name>.csv"), each with its <stem>.spec.yaml; compare()
     # gets each as tables[<stem>], and the first also as tables["published"].
     published: ClassVar[tuple[str, ...]] = ()
-    # Template variables that switch the scenario's tracing off: the benchmark's floor (ns alone).
-    untraced: ClassVar[Mapping[str, Any]] = MappingProxyType({"trace_level": "none"})
     # Runs one job carries (render, simulate and parse in one process); config may override.
     runs_per_job: ClassVar[int] = 20
     grid_keys: ClassVar[tuple[str, ...]] = ()
@@ -120,46 +94,20 @@ class Study:
         hstcp's two-flow runs: the benchmark's floor counts them (none by default)."""
         return []
 
-    # -- one run ----------------------------------------------------------------------------
-    def params(self, block: Block, point: grid.RunPoint) -> dict[str, Any]:
-        """Template variables of one run (only validated numbers and enums)."""
-        raise NotImplementedError(f"{self.name}: params()")
-
-    def parser_for(self, block: Block, point: grid.RunPoint) -> str:
-        """The streamed parser of one run: `tally_parser` for a tally stream when the study has
-        one, else `parser` (a study that reads some runs otherwise overrides this)."""
-        if self.tally_parser and block.get("trace_level") == "tally":
-            return self.tally_parser
-        return self.parser
-
-    def parse_args(self, block: Block, point: grid.RunPoint) -> dict[str, Any]:
-        """Parser variables of one run (the measurement window, the bottleneck, ...)."""
-        raise NotImplementedError(f"{self.name}: parse_args()")
+    # -- its runs ---------------------------------------------------------------------------
+    def scenarios(self) -> Mapping[str, Declaration[Block]]:
+        """Each simulator the study runs on, its own first (the one its published comparison
+        is made on), with that simulator's scenario declaration (kit.declaration); the config
+        key simulators.<study> picks which run."""
+        raise NotImplementedError(f"{self.name}: scenarios()")
 
     def simulators(self) -> tuple[str, ...]:
-        """Every backend the study can run on: its own first, then those of `scenarios`."""
-        return (self.backend, *(b for b in self.scenarios if b != self.backend))
+        """Every simulator the study can run on, its own first."""
+        return tuple(self.scenarios())
 
-    def backend_params(self, block: Block, point: grid.RunPoint) -> dict[str, Any]:
-        """The scenario's variables on point.backend (a backend of `scenarios`): the
-        study's mapping of its settings onto that simulator (only validated numbers and enums)."""
-        raise NotImplementedError(f"{self.name}: backend_params() for {point.backend}")
-
-    def backend_check(self, block: Block, backend: str) -> list[str]:
-        """Config problems of running on `backend` (one of simulators()), each naming its key."""
-        return []
-
-    def backend_parser_for(self, block: Block, point: grid.RunPoint) -> str:
-        """The streamed parser of a run on point.backend: its scenario's "tally_parser" for a
-        tally stream when it has one, else its "parser"."""
-        chosen = self.scenarios[point.backend]
-        if chosen.get("tally_parser") and block.get("trace_level") == "tally":
-            return chosen["tally_parser"]
-        return chosen["parser"]
-
-    def backend_parse_args(self, block: Block, point: grid.RunPoint) -> dict[str, Any]:
-        """Parser variables of a run on point.backend (default: the study's own)."""
-        return self.parse_args(block, point)
+    def own_simulator(self) -> str:
+        """The simulator of the study's published comparison (results/<name>/runs/)."""
+        return self.simulators()[0]
 
     # -- tables and figures -----------------------------------------------------------------
     def derive(

@@ -38,6 +38,16 @@ def claim_words() -> tuple[str, ...]:
     return tuple(str(v) for v in words()["claim"].values())
 
 
+def outcomes() -> tuple[str, ...]:
+    """A claim's outcomes in the order reports count and group them (verdicts.yaml's order)."""
+    return tuple(str(words()["claim"][k]) for k in words()["order"])
+
+
+def judged_outcomes() -> tuple[str, ...]:
+    """outcomes() but "not judged: too little data"."""
+    return tuple(v for v in outcomes() if v != word("claim", "not_judged"))
+
+
 @dataclass(frozen=True)
 class Interval:
     """An estimate of b - a with its interval, over n values (pairs when paired)."""

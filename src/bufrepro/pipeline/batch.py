@@ -11,10 +11,18 @@ from bufrepro.backends.base import RunSpec
 from bufrepro.backends.runall import execute_all
 from bufrepro.pipeline import plan
 from bufrepro.pipeline.experiments import plan as experiment_plan
-from bufrepro.pipeline.scenario import spec
+from bufrepro.pipeline.scenario import Scenario, spec
 
 # Where an experiment's batches are: a scope experiments/<name> (rules/simulate.smk).
 EXPERIMENTS = "experiments/"
+
+
+def scenario(cfg: Mapping[str, Any], scope: str) -> Scenario:
+    """The scenario of a scope's runs: <study>, <study>/<backend> or experiments/<name>."""
+    if scope.startswith(EXPERIMENTS):
+        return experiment_plan.scenario(experiment_plan.resolve(cfg, scope[len(EXPERIMENTS) :]))
+    name, _, backend = scope.partition("/")
+    return plan.scenario(cfg, name, backend)
 
 
 def batch_specs(cfg: Mapping[str, Any], scope: str, batch: str) -> tuple[str, list[RunSpec]]:
@@ -28,7 +36,7 @@ def batch_specs(cfg: Mapping[str, Any], scope: str, batch: str) -> tuple[str, li
     all_batches = plan.batches(cfg, name, backend)
     if index >= len(all_batches):
         raise ValueError(f"{name} has {len(all_batches)} batches; there is no {batch}")
-    chosen = plan.scenario(cfg, name, backend)
+    chosen = scenario(cfg, scope)
     return chosen.backend, [spec(chosen, p) for p in all_batches[index]]
 
 

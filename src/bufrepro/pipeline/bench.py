@@ -74,14 +74,15 @@ def sample(points: Sequence[RunPoint], k: int) -> list[RunPoint]:
 def run_costs(cfg: Mapping[str, Any], name: str, k: int, work: Path) -> dict[str, float]:
     """Untraced ns against the pipeline's run, interleaved run by run over a sample of k runs."""
     study = registry.get(name)
-    backend = backends.get(study.backend, cfg)
+    backend = backends.get(study.own_simulator(), cfg)
     totals = dict.fromkeys(("floor_wall", "floor_cpu", "run_wall", "run_cpu"), 0.0)
     points = sample(study.runs(cfg[name]), k)
+    off = plan.scenario(cfg, name).declaration.untraced
     for i, point in enumerate(points):
         spec = plan.spec(cfg, point)
         fw, fc = floor_run(
             backend,
-            dataclasses.replace(untraced(spec, study.untraced), run_dir=work / name / f"floor{i}"),
+            dataclasses.replace(untraced(spec, off), run_dir=work / name / f"floor{i}"),
         )
         rw, rc = pipeline_run(backend, dataclasses.replace(spec, run_dir=work / name / f"run{i}"))
         for key, value in zip(totals, (fw, fc, rw, rc), strict=True):
@@ -227,7 +228,8 @@ def floor_all(
     jobs, totals, walls_of, runs_cpu = [], {}, {}, {}
     for name in names:
         study = registry.get(name)
-        backend = backends.get(study.backend, cfg)
+        backend = backends.get(study.own_simulator(), cfg)
+        off = plan.scenario(cfg, name).declaration.untraced
         specs = simulated(backend, all_specs(cfg, name, readings))
         totals[name] = len(specs)
         if (records := recorded(specs)) is not None:
@@ -235,7 +237,7 @@ def floor_all(
             if (cpu_used := recorded_cpu(records)) is not None:
                 runs_cpu[name] = cpu_used
         for i in range(min(every // 2, max(len(specs) - 1, 0)), len(specs), every):
-            spec = untraced(specs[i], study.untraced)
+            spec = untraced(specs[i], off)
             jobs.append(
                 (name, i, backend, dataclasses.replace(spec, run_dir=work / name / f"f{i}"))
             )

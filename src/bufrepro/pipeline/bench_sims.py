@@ -32,7 +32,7 @@ def rows(cfg: Mapping[str, Any], name: str, work: Path) -> list[dict[str, Any]]:
     study = registry.get(name)
     ns2 = {**cfg.get("backends", {}).get("ns2", {}), "serve": False}
     cfg = {**cfg, "backends": {**cfg.get("backends", {}), "ns2": ns2}}
-    own = backends.get(study.backend, cfg)
+    own = backends.get(study.own_simulator(), cfg)
     out = []
     for other in plan.other_simulators(cfg, name):
         sim = backends.get(other, cfg)
@@ -47,10 +47,12 @@ def rows(cfg: Mapping[str, Any], name: str, work: Path) -> list[dict[str, Any]]:
                 sim, untraced(dataclasses.replace(spec, run_dir=where / "off"), off)
             )
             mine = dataclasses.replace(point, backend="")
-            own_spec = dataclasses.replace(plan.spec(cfg, mine), run_dir=where / study.backend)
+            own_spec = dataclasses.replace(
+                plan.spec(cfg, mine), run_dir=where / study.own_simulator()
+            )
             # A queue the study's own simulator lacks (today's AQMs on ns-3): no own run.
             queue = dict(point.values).get("queue")
-            has = queue is None or queue in backends.queues(study.backend)
+            has = queue is None or queue in backends.queues(study.own_simulator())
             own_cpu = _cpu(own, own_spec) if has else math.nan
             out.append(
                 {
@@ -59,7 +61,7 @@ def rows(cfg: Mapping[str, Any], name: str, work: Path) -> list[dict[str, Any]]:
                     "off": floor_cpu,
                     "own": own_cpu,
                     "other": other,
-                    "own_name": study.backend,
+                    "own_name": study.own_simulator(),
                 }
             )
     return out

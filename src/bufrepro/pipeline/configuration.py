@@ -6,6 +6,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from bufrepro import backends, registry
 from bufrepro.kit import configs, grid
 from bufrepro.kit.configs import ConfigError
@@ -22,7 +24,15 @@ MOVED = {
     "ns3_prefix": "backends.ns3.prefix",
 }
 
-__all__ = ["ConfigError", "default_files", "load", "profile_files", "schema", "validate"]
+__all__ = [
+    "ConfigError",
+    "default_files",
+    "load",
+    "profile_files",
+    "read_validated",
+    "schema",
+    "validate",
+]
 
 
 def schema() -> dict[str, Any]:
@@ -153,16 +163,17 @@ def _simulator_problems(cfg: Mapping[str, Any]) -> list[str]:
             )
     for name in cfg["studies"]:
         study = registry.get(name)
-        sims = list(chosen.get(name) or [study.backend])
+        own = study.own_simulator()
+        sims = list(chosen.get(name) or [own])
         allowed = list(study.simulators())
         problems += [
             f"config key simulators.{name}: {b} is not a backend of {name}; allowed: {allowed}"
             for b in sims
             if b not in allowed
         ]
-        if study.backend not in sims:
+        if own not in sims:
             problems.append(
-                f"config key simulators.{name}: must include {study.backend}, the study's own "
+                f"config key simulators.{name}: must include {own}, the study's own "
                 f"backend (its published comparison); allowed: {allowed}"
             )
         # A further simulator's queues and grid apply where it runs: a config that narrows
@@ -172,13 +183,13 @@ def _simulator_problems(cfg: Mapping[str, Any]) -> list[str]:
             f"config key simulator_queues.{name}.{b}: {b} is the study's own backend, whose "
             f"queues are config key {name}.grid.queue"
             for b in queues
-            if b == study.backend
+            if b == own
         ]
-        problems += _grid_problems(cfg, name, sims, study.backend, list(study.grid_keys))
+        problems += _grid_problems(cfg, name, sims, own, list(study.grid_keys))
         for b in (b for b in sims if b in allowed):
-            block = plan.simulator_block(cfg, name, b) if b != study.backend else cfg[name]
+            block = plan.simulator_block(cfg, name, b) if b != own else cfg[name]
             problems += _backend_problems(name, block, b, allowed, queues.get(b))
-            problems += study.backend_check(block, b)
+            problems += study.scenarios()[b].check(block)
     return problems
 
 
@@ -267,3 +278,19 @@ def load(*paths: Path, profile: str | None = None) -> dict[str, Any]:
     if chosen:  # the profile chosen by argument is recorded as a profile file would record it
         merged["profile"] = chosen
     return validate(merged)
+
+
+def read_validated(path: Path, command: str) -> dict[str, Any]:
+    """A command's config file (e.g. a results tree's config.validated.yaml), validated; a file
+    that cannot be read, is not YAML or is invalid stops `command` with one sentence naming it
+    (no traceback)."""
+    try:
+        data = configs.read_yaml(path)
+    except OSError as err:
+        raise SystemExit(f"{command}: {path}: cannot read the config ({err.strerror})") from None
+    except yaml.YAMLError as err:
+        raise SystemExit(f"{command}: {path}: not YAML: {err}".replace("\n", " ")) from None
+    try:
+        return validate(data)
+    except (ValueError, TypeError) as err:
+        raise SystemExit(f"{command}: {path}: {err}") from None

@@ -27,8 +27,9 @@ def write(
     own = pd.read_csv(results / name / "tables" / "summary.csv")
     theirs = [(o, pd.read_csv(results / name / o / "tables" / "summary.csv")) for o in others]
     metrics = list(study.report_metrics)
-    cross = crosssim.against_each((study.backend, own), theirs, list(study.grid_keys), metrics)
-    cross = clipped(reasons(cross, name, study.backend), [study.backend, *others])
+    mine = study.own_simulator()
+    cross = crosssim.against_each((mine, own), theirs, list(study.grid_keys), metrics)
+    cross = clipped(reasons(cross, name, mine), [mine, *others])
     out_dir.mkdir(parents=True, exist_ok=True)
     cross.to_csv(out_dir / "cross_sim.csv", index=False, float_format="%.6f")
     counted = crosssim.counts_each(cross, name, metrics)
@@ -101,7 +102,7 @@ def published_gap(
     own_queues = list(grid.get("queue", [])) if isinstance(grid, Mapping) else []
     rows = []
     further = [(o, results / name / o / "tables") for o in others]
-    for sim, where in ((study.backend, own_dir), *further):
+    for sim, where in ((study.own_simulator(), own_dir), *further):
         tables = compare.inputs(cfg, name, own_dir)
         for t in ("runs", "summary"):
             df = pd.read_csv(where / f"{t}.csv")

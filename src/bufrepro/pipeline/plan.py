@@ -22,12 +22,12 @@ def runs_per_job(cfg: Mapping[str, Any], study: Study) -> int:
 
 def simulators(cfg: Mapping[str, Any], name: str) -> list[str]:
     """The backends a study runs on (config key simulators.<study>; default its own)."""
-    return list(cfg.get("simulators", {}).get(name) or [registry.get(name).backend])
+    return list(cfg.get("simulators", {}).get(name) or [registry.get(name).own_simulator()])
 
 
 def other_simulators(cfg: Mapping[str, Any], name: str) -> list[str]:
     """The backends a study runs on beside its own (their runs: results/<study>/<backend>/)."""
-    own = registry.get(name).backend
+    own = registry.get(name).own_simulator()
     return [b for b in simulators(cfg, name) if b != own]
 
 
@@ -66,7 +66,7 @@ def batches(cfg: Mapping[str, Any], name: str, backend: str = "") -> list[list[R
     """The study's runs in grid order, cut into batches of runs_per_job runs; on `backend`
     (one of other_simulators) when given, else on the study's own backend."""
     study = registry.get(name)
-    if backend and backend != study.backend:
+    if backend and backend != study.own_simulator():
         points = study.runs(simulator_block(cfg, name, backend))
         points = [dataclasses.replace(p, backend=backend) for p in points]
     else:
@@ -88,46 +88,17 @@ def batch_index(name: str) -> int:
 
 
 def scenario(cfg: Mapping[str, Any], name: str, backend: str = "") -> Scenario:
-    """The study's runs on `backend` (its own when empty or its own; else one of `scenarios`)."""
+    """The study's runs on `backend` (its own when empty): that simulator's declaration
+    (Study.scenarios) bound to the study's block as that simulator runs it."""
     study = registry.get(name)
-    if backend and backend != study.backend:
-        return _other_scenario(cfg, name, backend)
-    block = cfg[name]
+    chosen = backend or study.own_simulator()
+    own = chosen == study.own_simulator()
     return Scenario(
         owner=name,
-        backend=study.backend,
-        template=study.template,
-        params=lambda p: study.params(block, p),
-        parser_for=lambda p: study.parser_for(block, p),
-        parse_args=lambda p: study.parse_args(block, p),
-        parsers=tuple(
-            p
-            for p in (study.parser, *study.other_parsers, study.tally_parser, study.side_parser)
-            if p
-        ),
-        stream=study.stream,
-        side_files=study.side_files,
-        side_parser=study.side_parser,
-        kept_files=study.kept_files,
-        options=study.backend_options,
-    )
-
-
-def _other_scenario(cfg: Mapping[str, Any], name: str, backend: str) -> Scenario:
-    """The study on a backend of its `scenarios`: that backend's scenario and parsers."""
-    study = registry.get(name)
-    block = simulator_block(cfg, name, backend)
-    chosen = study.scenarios[backend]
-    return Scenario(
-        owner=name,
-        backend=backend,
-        template=chosen["scenario"],
-        params=lambda p: study.backend_params(block, p),
-        parser_for=lambda p: study.backend_parser_for(block, p),
-        parse_args=lambda p: study.backend_parse_args(block, p),
-        parsers=tuple(chosen[k] for k in ("parser", "tally_parser") if chosen.get(k)),
-        stream=study.stream,
-        record={"simulator": backend},
+        backend=chosen,
+        declaration=study.scenarios()[chosen],
+        setup=cfg[name] if own else simulator_block(cfg, name, chosen),
+        record={} if own else {"simulator": chosen},
     )
 
 

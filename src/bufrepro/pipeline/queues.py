@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from bufrepro import registry
-from bufrepro.kit import prose
+from bufrepro.kit import prose, verdicts
 from bufrepro.pipeline import compare, evidence, plan
 
 if TYPE_CHECKING:
@@ -17,15 +17,7 @@ if TYPE_CHECKING:
 
 WORDS = Path(__file__).with_name("queues.yaml")
 # The verdicts' vocabulary (kit.verdicts), in the order the section groups the queues.
-VERDICTS = (
-    "holds",
-    "partly",
-    "fails",
-    "no meaningful difference",
-    "undecided",
-    "untestable",
-    "not judged: too little data",
-)
+VERDICTS = verdicts.outcomes()
 COLUMNS = (
     "study",
     "paper",
@@ -118,7 +110,7 @@ def judge(cfg: Mapping[str, Any], name: str, other: str, results: Path) -> pd.Da
         n = seeds(own_summary, scope)
         if n:
             part = own_claims[own_claims["scope"] == scope]
-            rows += _rows(name, part, papers, study.backend, scope, n)
+            rows += _rows(name, part, papers, study.own_simulator(), scope, n)
     summary = pd.read_csv(where / "summary.csv")
     runs = pd.read_csv(where / "runs.csv")
     published = compare.published(name)

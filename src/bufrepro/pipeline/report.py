@@ -227,7 +227,7 @@ def queues_section(cfg: Mapping[str, Any], results: Path) -> dict[str, Any]:
                 "title": registry.get(study).title,
                 "backend": backend,
                 "sentences": list(pd.read_csv(tables / "queues_conclusions.csv")["sentence"]),
-                "claims": queues.pivot(claims, registry.get(study).backend),
+                "claims": queues.pivot(claims, registry.get(study).own_simulator()),
                 "claims_caption": caption(study, "queues_claims", cfg),
                 "uri": png_data_uri(figure),
                 "caption": caption(study, queues.FIGURE, cfg),

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from bufrepro.backends.base import RunSpec
+from bufrepro.kit.declaration import Declaration
 from bufrepro.kit.grid import RunPoint
 
 
@@ -18,45 +19,73 @@ def _empty() -> Mapping[str, Any]:
 
 @dataclass(frozen=True)
 class Scenario:
-    """What the engine needs of an owner (a study or an experiment) on one simulator: the
-    scenario (a template or a program), its parsers, and per run point its template variables,
-    its streamed parser and the parser's variables."""
+    """An owner's (a study's or an experiment's) declaration for one simulator, bound to what
+    its runs are planned from (a study's block as that simulator runs it, an experiment's
+    setup): all the engine needs to make any run's spec."""
 
     owner: str
     backend: str
-    template: str
-    params: Callable[[RunPoint], dict[str, Any]]
-    parser_for: Callable[[RunPoint], str]
-    parse_args: Callable[[RunPoint], dict[str, Any]]
-    # Every parser a batch of these runs may read (the workflow's inputs; one is chosen per run).
-    parsers: tuple[str, ...]
-    stream: str = "out.tr"
-    side_files: tuple[str, ...] = ()
-    side_parser: str = ""
-    kept_files: tuple[str, ...] = ()
-    options: Mapping[str, str] = field(default_factory=_empty)
+    declaration: Declaration[Any]
+    setup: Any
     # Keys params.json holds beside the run point, the template and its variables.
     record: Mapping[str, Any] = field(default_factory=_empty)
 
+    @property
+    def template(self) -> str:
+        """What the simulator runs (a template under tcl/, a program of ns3/)."""
+        return self.declaration.template
+
+    @property
+    def parsers(self) -> tuple[str, ...]:
+        """Every parser a batch of these runs may read (the workflow's inputs)."""
+        return self.declaration.parsers()
+
+    @property
+    def options(self) -> Mapping[str, str]:
+        """The simulator's options for these runs."""
+        return self.declaration.options
+
 
 def spec(scenario: Scenario, point: RunPoint, base: Path = Path()) -> RunSpec:
-    """A run's spec: its record (params.json), template, parser and parser variables."""
+    """A run point's spec: its record (params.json), template, parser and parser variables."""
+    made, setup = scenario.declaration, scenario.setup
     record = {
         **point.as_dict(),
         **scenario.record,
-        "template": scenario.template,
-        "params": scenario.params(point),
+        "template": made.template,
+        "params": made.params(setup, point),
     }
+    return recorded(
+        scenario,
+        base / point.run_dir,
+        record,
+        made.parser_for(setup, point),
+        made.parse_args(setup, point),
+    )
+
+
+def recorded(
+    scenario: Scenario,
+    run_dir: Path,
+    record: Mapping[str, Any],
+    parser: str,
+    parser_args: Mapping[str, Any],
+    side_parser: str | None = None,
+) -> RunSpec:
+    """A run's spec from its record (params.json: the template and its variables) and its
+    parser with the parser's variables: what spec() makes of a run point, and what verify makes
+    of a finished run's own files (side_parser: the recorded one, default the declaration's)."""
+    made = scenario.declaration
     return RunSpec(
-        run_dir=base / point.run_dir,
+        run_dir=run_dir,
         owner=scenario.owner,
-        record=record,
-        scenario=scenario.template,
-        parser=scenario.parser_for(point),
-        parser_args=scenario.parse_args(point),
-        stream=scenario.stream,
-        side_files=scenario.side_files,
-        side_parser=scenario.side_parser,
-        kept_files=scenario.kept_files,
-        options=scenario.options,
+        record=dict(record),
+        scenario=str(record["template"]),
+        parser=parser,
+        parser_args=dict(parser_args),
+        stream=made.stream,
+        side_files=made.side_files,
+        side_parser=made.side_parser if side_parser is None else side_parser,
+        kept_files=made.kept_files,
+        options=made.options,
     )

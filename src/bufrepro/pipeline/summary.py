@@ -11,13 +11,14 @@ from typing import Any
 
 import pandas as pd
 
+from bufrepro.kit import verdicts
 from bufrepro.pipeline import evidence, labels
 from bufrepro.pipeline.evidence import MIN_SEEDS
 
 # Fewer seeds than this: the CI is shown, but the value is not called "inside CI" (the rule
 # that also labels a readings verdict "not judged": bufrepro.pipeline.evidence).
 # The verdicts' vocabulary (kit.verdicts); "untestable" counts every "untestable: no run at ...".
-VERDICTS = ("holds", "partly", "fails", "no meaningful difference", "undecided", "untestable")
+VERDICTS = verdicts.judged_outcomes()
 NOT_JUDGED = "not judged"
 NO_CALIBRATION = "calibration not run"
 # What a profile's summary says where its slice cannot judge: the command that does.
@@ -110,8 +111,8 @@ def median_rel_diff(diff: pd.DataFrame) -> dict[str, float]:
     }
 
 
-def counts(verdicts: pd.Series) -> dict[str, int]:
-    words = verdicts.astype(str)
+def counts(said: pd.Series) -> dict[str, int]:
+    words = said.astype(str)
     out = {v: int((words == v).sum()) for v in VERDICTS}
     out["untestable"] = int(words.str.startswith("untestable").sum())
     out[NOT_JUDGED] = int(words.str.startswith(NOT_JUDGED).sum())

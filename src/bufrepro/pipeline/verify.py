@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bufrepro import backends, registry
+from bufrepro import backends
 from bufrepro.backends.base import Backend, RunFailed, RunSpec, execute, run_key
 from bufrepro.kit import binding, checks, tables
+from bufrepro.pipeline import batch, scenario
 
 # The default share of runs re-simulated: a tree with k tampered runs is caught with
 # probability at least 1 - (1 - DEFAULT_SAMPLE)^k (97 % for k = 5), at half its CPU.
@@ -99,31 +100,23 @@ def _same(text: str, value: Any) -> bool:
         return text == str(value)
 
 
-def rebuild(run_dir: Path, meta: Mapping[str, Any], params: Mapping[str, Any]) -> RunSpec:
-    """The run's spec from its own records: params.json (the template and its variables) and
-    run.json (the parsers and their variables); the study gives its files' names."""
-    study = registry.get(str(params["study"]))
-    own = params.get("simulator", study.backend) == study.backend
+def scope_of(params: Mapping[str, Any]) -> str:
+    """The scope a run was made in (batch.scenario): its owner, with the simulator params.json
+    names when the run is on a simulator beside the owner's own."""
+    owner, simulator = str(params["study"]), params.get("simulator")
+    return f"{owner}/{simulator}" if simulator else owner
+
+
+def rebuild(
+    cfg: Mapping[str, Any], run_dir: Path, meta: Mapping[str, Any], params: Mapping[str, Any]
+) -> tuple[str, RunSpec]:
+    """The run's simulator and spec from its own records, by the one spec factory
+    (scenario.recorded): params.json (the template and its variables) and run.json (the parsers
+    and their variables); its owner's scenario gives its files' names."""
+    chosen = batch.scenario(cfg, scope_of(params))
     parser, _, side = str(meta["parser"]).partition(" + ")
-    return RunSpec(
-        run_dir=run_dir,
-        owner=study.name,
-        record=dict(params),
-        scenario=str(params["template"]),
-        parser=parser,
-        parser_args=dict(meta["parser_args"]),
-        stream=study.stream,
-        side_files=study.side_files if own else (),
-        side_parser=side,
-        kept_files=study.kept_files if own else (),
-        options=study.backend_options if own else {},
-    )
-
-
-def backend_of(cfg: Mapping[str, Any], params: Mapping[str, Any]) -> Backend:
-    """The backend that made the run: params.json's simulator, else the study's own."""
-    study = registry.get(str(params["study"]))
-    return backends.get(str(params.get("simulator", study.backend)), cfg)
+    made = scenario.recorded(chosen, run_dir, params, parser, meta["parser_args"], side)
+    return chosen.backend, made
 
 
 def _build_problem(meta: Mapping[str, Any], identity: Mapping[str, str]) -> str:
@@ -152,18 +145,18 @@ def verify_run(cfg: Mapping[str, Any], run_dir: Path, scratch: Path, name: str) 
     except checks.BadRunFiles as err:
         return Outcome(name, "differs", str(err), cell, 0.0)
     try:
-        backend = backend_of(cfg, params)
-        spec = rebuild(run_dir, meta, params)
-        scenario, text = backend.scenario(spec)
+        simulator, spec = rebuild(cfg, run_dir, meta, params)
+        backend = backends.get(simulator, cfg)
+        name_on_disk, text = backend.scenario(spec)
         identity = backend.identity(spec)
     except (KeyError, ValueError, TypeError, OSError) as err:  # cannot rebuild: say so
         return Outcome(name, "refused", f"cannot rebuild the run: {err}", cell, 0.0)
     problem = _build_problem(meta, identity)
     if problem:
         return Outcome(name, "refused", problem, cell, 0.0)
-    on_disk = (run_dir / scenario).read_text(encoding="utf-8")
+    on_disk = (run_dir / name_on_disk).read_text(encoding="utf-8")
     if on_disk != text:
-        why = f"{scenario} is not what its params.json renders (re-rendered text differs)"
+        why = f"{name_on_disk} is not what its params.json renders (re-rendered text differs)"
         return Outcome(name, "differs", why, cell, 0.0)
     recorded = {k: str(meta.get(k, "")) for k in identity}
     if run_key(spec, text, recorded, backend.parsers) != meta["key"]:

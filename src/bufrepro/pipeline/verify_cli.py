@@ -10,8 +10,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from bufrepro.pipeline import configuration, verify
 
 
@@ -38,19 +36,9 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _config(results: Path, given: str | None) -> dict[str, Any]:
+    """The config given, else the tree's own (RESULTS/config.validated.yaml), validated."""
     path = Path(given) if given else results / "config.validated.yaml"
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise SystemExit(
-            f"bufrepro verify: {path}: cannot read the config ({err.strerror})"
-        ) from None
-    except yaml.YAMLError as err:
-        raise SystemExit(f"bufrepro verify: {path}: not YAML ({err})".replace("\n", " ")) from None
-    try:
-        return configuration.validate(data)
-    except (ValueError, TypeError) as err:
-        raise SystemExit(f"bufrepro verify: {path}: {err}") from None
+    return configuration.read_validated(path, "bufrepro verify")
 
 
 def main(argv: Sequence[str]) -> int:

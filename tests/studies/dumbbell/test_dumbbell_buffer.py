@@ -14,6 +14,8 @@ from bufrepro.kit.templates import environment
 from bufrepro.studies.dumbbell import STUDY
 from conftest import PATCHED_NS, REPO
 
+NS2 = STUDY.scenarios()["ns2"]
+
 
 def largest_waiting_queue(trace: Path, link: tuple[str, str] = ("4", "5")) -> int:
     """Most packets waiting on a link at once: enqueued ('+'), not yet sent ('-') or dropped.
@@ -47,8 +49,8 @@ def largest_waiting_queue(trace: Path, link: tuple[str, str] = ("4", "5")) -> in
 def _trace(run_dir: Path, block: dict[str, Any], queue: str, buffer: int) -> Path:
     """Render and run one scenario (no random loss, 0.1 Mb/s) in run_dir; its trace."""
     values = (("queue", queue), ("plr", 0.0), ("bottleneck_mbps", 0.1), ("buffer", buffer))
-    params = STUDY.params(block, RunPoint("dumbbell", values, 1))
-    text = environment(REPO / "tcl").get_template(STUDY.template).render(**params)
+    params = NS2.params(block, RunPoint("dumbbell", values, 1))
+    text = environment(REPO / "tcl").get_template(NS2.template).render(**params)
     run_dir.mkdir()
     (run_dir / "run.tcl").write_text(text, encoding="utf-8")
     # the text trace ends with StreamSum's "# end LINES SUM": the patched build writes it
@@ -117,8 +119,8 @@ def test_sources_and_syn(
     assert any(line.split()[2:4] == ["4", "5"] for line in (tmp_path / "run/out.tr").open())
     # The parser accepts the stream: its fingerprint names the extra sources' nodes and links.
     values = (("queue", "DropTail"), ("plr", 0.0), ("bottleneck_mbps", 0.1), ("buffer", 10))
-    args = STUDY.parse_args(block, RunPoint("dumbbell", values, 1))
-    cmd = ["gawk", "-f", str(REPO / "awk" / STUDY.parser)]
+    args = NS2.parse_args(block, RunPoint("dumbbell", values, 1))
+    cmd = ["gawk", "-f", str(REPO / "awk" / NS2.parser)]
     for key, value in args.items():
         cmd += ["-v", f"{key}={value}"]
     env = {"LC_ALL": "C", "AWKPATH": str(REPO / "awk" / "lib"), "PATH": "/usr/bin:/bin"}

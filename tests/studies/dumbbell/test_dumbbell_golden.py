@@ -1,4 +1,4 @@
-"""The dumbbell template rendered with STUDY.params() matches the golden scenarios."""
+"""The dumbbell template rendered with NS2.params() matches the golden scenarios."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.templates import environment
 from bufrepro.studies.dumbbell import STUDY
 from conftest import REPO
+
+NS2 = STUDY.scenarios()["ns2"]
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -29,8 +31,8 @@ def test_rendered_tcl_matches_golden(
     tiny_cfg: dict[str, Any], queue: str, buffer: int, seed: int
 ) -> None:
     block = tiny_cfg["dumbbell"]
-    params = STUDY.params(block, _point(block, queue, buffer, seed))
-    text = environment(REPO / "tcl").get_template(STUDY.template).render(**params)
+    params = NS2.params(block, _point(block, queue, buffer, seed))
+    text = environment(REPO / "tcl").get_template(NS2.template).render(**params)
     golden = GOLDEN / f"dumbbell_{queue.lower()}_buf{buffer}_seed{seed}.tcl"
     if os.environ.get("BUFREPRO_UPDATE_GOLDEN") == "1":
         golden.write_text(text, encoding="utf-8")
@@ -46,8 +48,8 @@ def test_http_scenario_matches_golden(tiny_cfg: dict[str, Any]) -> None:
         "tcp": {**tiny_cfg["dumbbell"]["tcp"], "application": "HTTP"},
         "http": {"rate_per_mbps": 10, "version": "1.1"},
     }
-    params = STUDY.params(block, _point(block, "RED", 5, 1))
-    text = environment(REPO / "tcl").get_template(STUDY.template).render(**params)
+    params = NS2.params(block, _point(block, "RED", 5, 1))
+    text = environment(REPO / "tcl").get_template(NS2.template).render(**params)
     golden = GOLDEN / "dumbbell_http_red_buf5_seed1.tcl"
     if os.environ.get("BUFREPRO_UPDATE_GOLDEN") == "1":
         golden.write_text(text, encoding="utf-8")

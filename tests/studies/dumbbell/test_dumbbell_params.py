@@ -10,6 +10,8 @@ from bufrepro.kit.grid import RunPoint
 from bufrepro.studies.dumbbell import STUDY
 from bufrepro.studies.dumbbell.params import config_problems, tcp_fids, tcp_nodes
 
+NS2 = STUDY.scenarios()["ns2"]
+
 
 def _point(queue: str, buffer: int, bw: float = 0.5) -> RunPoint:
     values = (("queue", queue), ("plr", 0.05), ("bottleneck_mbps", bw), ("buffer", buffer))
@@ -18,20 +20,20 @@ def _point(queue: str, buffer: int, bw: float = 0.5) -> RunPoint:
 
 def test_red_thresholds_derived_from_buffer(tiny_cfg: dict[str, Any]) -> None:
     block = tiny_cfg["dumbbell"]
-    params = STUDY.params(block, _point("RED", 5))
+    params = NS2.params(block, _point("RED", 5))
     assert params["red_min_th"] == 1.25 and params["red_max_th"] == 3.75
-    small = STUDY.params(block, _point("RED", 2))
+    small = NS2.params(block, _point("RED", 2))
     assert small["red_min_th"] == 1.0 and small["red_max_th"] == 2.0
 
 
 def test_parse_args_name_window_and_bottleneck(tiny_cfg: dict[str, Any]) -> None:
-    args = STUDY.parse_args(tiny_cfg["dumbbell"], _point("DropTail", 5, bw=0.05))
+    args = NS2.parse_args(tiny_cfg["dumbbell"], _point("DropTail", 5, bw=0.05))
     # The run's header, the same text the template writes (issue #17).
     fingerprint = args.pop("fingerprint")
     assert re.fullmatch(r"bufrepro dumbbell run=[0-9a-f]{16} seed=1 end=5", fingerprint)
     assert (
         fingerprint
-        == STUDY.params(tiny_cfg["dumbbell"], _point("DropTail", 5, bw=0.05))["fingerprint"]
+        == NS2.params(tiny_cfg["dumbbell"], _point("DropTail", 5, bw=0.05))["fingerprint"]
     )
     # In flight at the end: within the longest transit, here the ACK path's: 1000 ACKs of at
     # most 80 B queued on 5 -> 4 at 50 kb/s (12.81 s) plus transmissions, delays and 1 ms.
@@ -77,10 +79,10 @@ def test_red_thresholds_must_be_ordered(tiny_cfg: dict[str, Any]) -> None:
 def test_buffer_counts_waiting_packets_for_both_queues(tiny_cfg: dict[str, Any]) -> None:
     block = copy.deepcopy(tiny_cfg["dumbbell"])
     assert block["topology"]["buffer_counts"] == "waiting"
-    assert STUDY.params(block, _point("DropTail", 5))["queue_limit"] == 6
-    assert STUDY.params(block, _point("RED", 5))["queue_limit"] == 5
+    assert NS2.params(block, _point("DropTail", 5))["queue_limit"] == 6
+    assert NS2.params(block, _point("RED", 5))["queue_limit"] == 5
     block["topology"]["buffer_counts"] = "ns2_limit"
-    assert STUDY.params(block, _point("DropTail", 5))["queue_limit"] == 5
+    assert NS2.params(block, _point("DropTail", 5))["queue_limit"] == 5
 
 
 def test_tcp_sources_keep_node_and_flow_numbers() -> None:
@@ -92,6 +94,6 @@ def test_tcp_sources_keep_node_and_flow_numbers() -> None:
 
 
 def test_switches_render_as_tcl_booleans(tiny_cfg: dict[str, Any]) -> None:
-    params = STUDY.params(tiny_cfg["dumbbell"], _point("RED", 5))
+    params = NS2.params(tiny_cfg["dumbbell"], _point("RED", 5))
     assert (params["tcp_syn"], params["red_bytes"]) == ("true", "false")
     assert params["node_ids"] == list(range(8))

@@ -7,6 +7,8 @@ from typing import Any
 from bufrepro.studies.dumbbell import STUDY
 from conftest import REPO
 
+NS2 = STUDY.scenarios()["ns2"]
+
 
 def test_runs_are_grid_times_seeds(tiny_cfg: dict[str, Any]) -> None:
     runs = STUDY.runs(tiny_cfg["dumbbell"])
@@ -24,7 +26,7 @@ def test_runs_are_grid_times_seeds(tiny_cfg: dict[str, Any]) -> None:
 
 
 def test_declared_files_exist() -> None:
-    assert (REPO / "tcl" / STUDY.template).is_file()
+    assert (REPO / "tcl" / NS2.template).is_file()
     assert (REPO / "config" / f"{STUDY.name}.schema.yaml").is_file()
     for name in STUDY.published_files():
         assert (REPO / "published" / name).is_file()

@@ -14,6 +14,8 @@ from bufrepro.studies.hstcp import STUDY, params
 from bufrepro.studies.hstcp.model.fixed_point import buffer_packets_for
 from conftest import REPO
 
+NS2 = STUDY.scenarios()["ns2"]
+
 GOLDEN = Path(__file__).parent / "golden"
 
 
@@ -54,8 +56,8 @@ def test_buffer_rounding_matches_model(frac: float) -> None:
 @pytest.mark.parametrize(("queue", "frac", "seed"), [("DropTail", 0.1, 1), ("RED", 1.0, 2)])
 def test_rendered_tcl_matches_golden(queue: str, frac: float, seed: int) -> None:
     block = defaults()["hstcp"]
-    p = STUDY.params(block, point(block, queue, frac, seed))
-    text = environment(REPO / "tcl").get_template(STUDY.template).render(**p)
+    p = NS2.params(block, point(block, queue, frac, seed))
+    text = environment(REPO / "tcl").get_template(NS2.template).render(**p)
     golden = GOLDEN / f"hstcp_s1_{queue.lower()}_frac{frac:g}_seed{seed}.tcl"
     if os.environ.get("BUFREPRO_UPDATE_GOLDEN") == "1":
         golden.write_text(text, encoding="utf-8")
@@ -66,20 +68,20 @@ def test_rendered_tcl_matches_golden(queue: str, frac: float, seed: int) -> None
 
 def test_red_thresholds_follow_the_captions() -> None:
     block = defaults()["hstcp"]
-    small = STUDY.params(block, point(block, "RED", 0.1, 1))  # buffer 1250 < BDP 12500
+    small = NS2.params(block, point(block, "RED", 0.1, 1))  # buffer 1250 < BDP 12500
     assert (small["red_min_th"], small["red_max_th"]) == (500, 1250)
-    full = STUDY.params(block, point(block, "RED", 1.0, 1))
+    full = NS2.params(block, point(block, "RED", 1.0, 1))
     assert (full["red_min_th"], full["red_max_th"]) == (5000, 12500)
 
 
 def test_parser_gets_the_window_and_the_bottleneck() -> None:
     block = defaults()["hstcp"]
     p = point(block, "DropTail", 0.1, 1, scen="s2")
-    args = STUDY.parse_args(block, p)
+    args = NS2.parse_args(block, p)
     # The run's header, the same text the template writes (issue #17).
     fingerprint = args.pop("fingerprint")
     assert re.fullmatch(r"bufrepro hstcp run=[0-9a-f]{16} seed=1 end=[0-9.]+", fingerprint)
-    assert fingerprint == STUDY.params(block, p)["fingerprint"]
+    assert fingerprint == NS2.params(block, p)["fingerprint"]
     assert args == {
         "t0": block["measure"]["warmup_s"],
         "t1": block["measure"]["duration_s"],
@@ -89,8 +91,8 @@ def test_parser_gets_the_window_and_the_bottleneck() -> None:
         "bps": 2_500_000_000,
         "pkt": 1000,
         # what the stream's M line must say (issue #17)
-        "buffer": STUDY.params(block, p)["buffer_pkts"],
-        "flows": len(STUDY.params(block, p)["flows"]),
+        "buffer": NS2.params(block, p)["buffer_pkts"],
+        "flows": len(NS2.params(block, p)["flows"]),
         "sample_s": block["measure"]["sample_s"],
     }
-    assert STUDY.params(block, p)["trace_file"] == STUDY.stream == "bottleneck.fifo"
+    assert NS2.params(block, p)["trace_file"] == NS2.stream == "bottleneck.fifo"

@@ -14,25 +14,27 @@ from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.tables import read_metrics
 from bufrepro.studies.hstcp import STUDY
 
+NS2 = STUDY.scenarios()["ns2"]
+
 pytestmark = pytest.mark.usefixtures("ns_available")
 
 
 def spec(cfg: dict[str, Any], p: RunPoint, where: Path, level: str | None = None) -> RunSpec:
     """The run's spec as the pipeline makes it, in `where`, optionally at another trace level."""
     block = cfg["hstcp"]
-    params = STUDY.params(block, p)
+    params = NS2.params(block, p)
     if level:
         params["trace_level"] = level
     return RunSpec(
         run_dir=where,
         owner="hstcp",
-        record={**p.as_dict(), "template": STUDY.template, "params": params},
-        scenario=STUDY.template,
-        parser=STUDY.parser,
-        parser_args=STUDY.parse_args(block, p),
-        stream=STUDY.stream,
-        kept_files=STUDY.kept_files,
-        options=STUDY.backend_options,
+        record={**p.as_dict(), "template": NS2.template, "params": params},
+        scenario=NS2.template,
+        parser=NS2.parser,
+        parser_args=NS2.parse_args(block, p),
+        stream=NS2.stream,
+        kept_files=NS2.kept_files,
+        options=NS2.options,
     )
 
 
@@ -68,9 +70,9 @@ def test_same_seed_same_metrics_other_seed_differs(tmp_path: Path) -> None:
     c = simulate(cfg, point(block, "DropTail", 1.0, 2), tmp_path / "c")
     assert a == b and a != c
     # keep_traces keeps the stream as a plain file under the pipe's name; streamed, none is left.
-    assert (tmp_path / "b" / STUDY.stream).is_file()
-    assert (tmp_path / "b" / STUDY.stream).stat().st_size > 0
-    assert not (tmp_path / "a" / STUDY.stream).exists()
+    assert (tmp_path / "b" / NS2.stream).is_file()
+    assert (tmp_path / "b" / NS2.stream).stat().st_size > 0
+    assert not (tmp_path / "a" / NS2.stream).exists()
 
 
 def test_current_run_is_not_run_again(tmp_path: Path) -> None:

@@ -6,11 +6,13 @@ from bufrepro import registry
 from bufrepro.studies.hstcp import STUDY
 from conftest import REPO
 
+NS2 = STUDY.scenarios()["ns2"]
+
 
 def test_registered_with_its_files() -> None:
     assert registry.get("hstcp") is STUDY
-    assert (REPO / "tcl" / STUDY.template).is_file()
-    assert (REPO / "awk" / STUDY.parser).is_file()
+    assert (REPO / "tcl" / NS2.template).is_file()
+    assert (REPO / "awk" / NS2.parser).is_file()
     for name in STUDY.published_files():
         assert (REPO / "published" / name).is_file()
         assert (REPO / "published" / name.replace(".csv", ".spec.yaml")).is_file()

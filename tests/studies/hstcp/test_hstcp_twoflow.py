@@ -11,6 +11,8 @@ from hstcp_tiny import defaults, tiny
 
 from bufrepro.studies.hstcp import STUDY, twoflow
 
+NS2 = STUDY.scenarios()["ns2"]
+
 
 def test_records_under_and_over_buffered() -> None:
     block = defaults()["hstcp"]
@@ -18,7 +20,7 @@ def test_records_under_and_over_buffered() -> None:
     under = twoflow.twoflow_record(block, "under", 1)
     over = twoflow.twoflow_record(block, "over", 2)
     assert under["params"]["buffer_pkts"] == 150 and over["params"]["buffer_pkts"] == 7500
-    assert under["template"] == STUDY.template and under["params"]["queue"] == "DropTail"
+    assert under["template"] == NS2.template and under["params"]["queue"] == "DropTail"
     assert [f["rtt_ms"] for f in under["params"]["flows"]] == [40, 80]
     assert under["params"]["timeseries_s"] > 0 and over["seed"] == 2
     with pytest.raises(ValueError, match="two-flow case"):
@@ -34,7 +36,7 @@ def test_specs_cover_every_case_and_seed() -> None:
         for s in cfg["hstcp"]["twoflow"]["seeds"]
     ]
     assert {(s.parser, s.stream, s.kept_files) for s in specs} == {
-        (STUDY.parser, STUDY.stream, ("timeseries.tsv",))
+        (NS2.parser, NS2.stream, ("timeseries.tsv",))
     }
 
 
@@ -62,7 +64,7 @@ def test_one_job_runs_them_and_writes_the_tables(
     assert {"sim.tcl", "params.json", "run.json", "metrics.tsv", "timeseries.tsv"} <= {
         p.name for p in run.iterdir()
     }
-    assert not (run / STUDY.stream).exists()
+    assert not (run / NS2.stream).exists()
     # A second job finds every run current and writes the same tables.
     before = Path("r.csv").read_bytes()
     assert [s.run_dir for s in twoflow.run_all(cfg)] == [

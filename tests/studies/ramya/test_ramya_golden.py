@@ -1,4 +1,4 @@
-"""The ramya template rendered with STUDY.params() matches the golden scenarios."""
+"""The ramya template rendered with NS2.params() matches the golden scenarios."""
 
 from __future__ import annotations
 
@@ -12,14 +12,16 @@ from bufrepro.kit.templates import environment
 from bufrepro.studies.ramya import STUDY
 from conftest import REPO
 
+NS2 = STUDY.scenarios()["ns2"]
+
 GOLDEN = Path(__file__).parent / "golden"
 
 
 @pytest.mark.parametrize(("setup", "buffer", "seed"), [("table5", 1, 1), ("latency", 100, 2)])
 def test_rendered_tcl_matches_golden(setup: str, buffer: int, seed: int) -> None:
     cfg = tiny_config()
-    params = STUDY.params(cfg["ramya"], point(cfg, setup, buffer, seed))
-    text = environment(REPO / "tcl").get_template(STUDY.template).render(**params)
+    params = NS2.params(cfg["ramya"], point(cfg, setup, buffer, seed))
+    text = environment(REPO / "tcl").get_template(NS2.template).render(**params)
     golden = GOLDEN / f"ramya_{setup}_buf{buffer}_seed{seed}.tcl"
     if os.environ.get("BUFREPRO_UPDATE_GOLDEN") == "1":
         golden.write_text(text, encoding="utf-8")

@@ -15,6 +15,8 @@ from bufrepro.studies.ramya import STUDY
 from bufrepro.studies.ramya.params import queue_limit
 from conftest import merged
 
+NS2 = STUDY.scenarios()["ns2"]
+
 
 @pytest.fixture
 def tiny_cfg() -> dict[str, Any]:
@@ -75,20 +77,20 @@ def test_frames_map_to_ns2_queue_limit(tiny_cfg: dict[str, Any]) -> None:
     assert queue_limit(block, 1) == 2
     total = merge(block, {"topology": {"buffer_counts": "total"}})
     assert queue_limit(total, 1) == 1
-    p = STUDY.params(block, point(tiny_cfg, "table5", 12, 1))
+    p = NS2.params(block, point(tiny_cfg, "table5", 12, 1))
     assert p["queue_limit"] == 13 and p["window_pkts"] == 102400 // 536
     assert not p["ping_on"]
-    assert STUDY.params(block, point(tiny_cfg, "latency", 10, 1))["ping_on"]
+    assert NS2.params(block, point(tiny_cfg, "latency", 10, 1))["ping_on"]
 
 
 def test_parse_args_name_window_and_bottleneck(tiny_cfg: dict[str, Any]) -> None:
-    args = STUDY.parse_args(tiny_cfg["ramya"], point(tiny_cfg, "table5", 12, 1))
+    args = NS2.parse_args(tiny_cfg["ramya"], point(tiny_cfg, "table5", 12, 1))
     # The run's header, the same text the template writes (issue #17).
     fingerprint = args.pop("fingerprint")
     assert re.fullmatch(r"bufrepro ramya run=[0-9a-f]{16} seed=1 end=5", fingerprint)
     assert (
         fingerprint
-        == STUDY.params(tiny_cfg["ramya"], point(tiny_cfg, "table5", 12, 1))["fingerprint"]
+        == NS2.params(tiny_cfg["ramya"], point(tiny_cfg, "table5", 12, 1))["fingerprint"]
     )
     # In flight at the end: within the longest transit of the run's paths (kit.transit), far
     # below the run; each link's own bounds, and the sizes the scenario sends.

@@ -9,12 +9,14 @@ from bufrepro.studies.ramya import STUDY
 from bufrepro.studies.ramya.claims import CLAIMS
 from conftest import REPO
 
+NS2 = STUDY.scenarios()["ns2"]
+
 
 def test_files_and_tables_declared() -> None:
-    assert STUDY.name == "ramya" and STUDY.template == "ramya/ramya.tcl.j2"
-    assert (REPO / "tcl" / STUDY.template).is_file()
-    assert STUDY.side_files == ("rtt.tr", "ping.tr", "queue.tr")
-    assert STUDY.kept_files == ("queue.tr",)
+    assert STUDY.name == "ramya" and NS2.template == "ramya/ramya.tcl.j2"
+    assert (REPO / "tcl" / NS2.template).is_file()
+    assert NS2.side_files == ("rtt.tr", "ping.tr", "queue.tr")
+    assert NS2.kept_files == ("queue.tr",)
     assert STUDY.derived == ("queue_series",) and STUDY.shown_tables() == (
         "notes",
         "consistency",

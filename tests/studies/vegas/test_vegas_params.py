@@ -14,6 +14,8 @@ from bufrepro.studies.vegas import STUDY
 from bufrepro.studies.vegas.params import RANGE_M, geometry
 from conftest import REPO
 
+NS2 = STUDY.scenarios()["ns2"]
+
 GOLDEN = Path(__file__).parent / "golden"
 
 
@@ -23,10 +25,10 @@ def tiny_cfg() -> dict[str, Any]:
 
 
 def test_the_study_names_its_files_and_the_patched_ns() -> None:
-    assert dict(STUDY.backend_options) == {"build": "patched"}
-    assert (REPO / "tcl" / STUDY.template).is_file()
-    assert (REPO / "awk" / STUDY.parser).is_file()
-    assert STUDY.kept_files == ("series.tsv",)
+    assert dict(NS2.options) == {"build": "patched"}
+    assert (REPO / "tcl" / NS2.template).is_file()
+    assert (REPO / "awk" / NS2.parser).is_file()
+    assert NS2.kept_files == ("series.tsv",)
     assert STUDY.published_files() == ("vegas.csv",)
     assert STUDY.shown_tables() == ("notes", "bdp", "consistency", "shapes")
     for figure in STUDY.figures:
@@ -48,8 +50,8 @@ def test_rendered_tcl_matches_golden(
     """The text-trace scenarios (trace_level full: the reference) and the counted ones."""
     tiny_cfg["vegas"]["trace_level"] = level
     p = point(tiny_cfg, seed, variant=variant, packet_bytes=packet, rtt_ms=rtt)
-    params = STUDY.params(tiny_cfg["vegas"], p)
-    text = environment(REPO / "tcl").get_template(STUDY.template).render(**params)
+    params = NS2.params(tiny_cfg["vegas"], p)
+    text = environment(REPO / "tcl").get_template(NS2.template).render(**params)
     suffix = "_tally" if level == "tally" else ""
     name = f"vegas_{p.get('setup')}_{variant}_pkt{packet}_rtt{rtt}_seed{seed}{suffix}.tcl"
     golden = GOLDEN / name
@@ -69,13 +71,13 @@ def test_geometry_follows_the_stated_overlap(tiny_cfg: dict[str, Any]) -> None:
 
 
 def test_parser_variables(tiny_cfg: dict[str, Any]) -> None:
-    a = STUDY.parse_args(tiny_cfg["vegas"], point(tiny_cfg, 1, setup="rtt", rtt_ms=60))
+    a = NS2.parse_args(tiny_cfg["vegas"], point(tiny_cfg, 1, setup="rtt", rtt_ms=60))
     # The window is the whole 35 s run; the flow goes CN (0) -> MN (6); N1 -> MAP is 2 Mb/s.
     assert (a["t0"], a["t1"], a["t_end"], a["src"], a["dst"]) == (0, 35, 35, 0, 6)
     assert (a["traced"], a["link_from"], a["link_to"], a["link_bps"]) == ("0-1,1-2", 1, 2, 2e6)
-    assert a["series"] == "series.tsv" and a["series"] in STUDY.kept_files
+    assert a["series"] == "series.tsv" and a["series"] in NS2.kept_files
     # The run's header, the same text the template writes (issue #17).
-    p = STUDY.params(tiny_cfg["vegas"], point(tiny_cfg, 1, setup="rtt", rtt_ms=60))
+    p = NS2.params(tiny_cfg["vegas"], point(tiny_cfg, 1, setup="rtt", rtt_ms=60))
     assert a["fingerprint"] == p["fingerprint"]
     assert (
         a["fingerprint"].startswith("bufrepro vegas run=") and " seed=1 end=35" in a["fingerprint"]

@@ -18,6 +18,8 @@ from bufrepro.kit.tables import read_run
 from bufrepro.pipeline import plan
 from bufrepro.studies.vegas import STUDY
 
+NS2 = STUDY.scenarios()["ns2"]
+
 
 @pytest.fixture
 def tiny_cfg() -> dict[str, Any]:
@@ -27,7 +29,7 @@ def tiny_cfg() -> dict[str, Any]:
 def simulate(cfg: dict[str, Any], p: RunPoint, where: Path, keep: bool = False) -> Path:
     """Render, run the patched ns-2 and parse one run in `where`; return it."""
     spec = dataclasses.replace(plan.spec(cfg, p), run_dir=where)
-    assert execute(backends.get(STUDY.backend, cfg), spec, keep_traces=keep) == "ran"
+    assert execute(backends.get(STUDY.own_simulator(), cfg), spec, keep_traces=keep) == "ran"
     return where
 
 
@@ -78,14 +80,14 @@ def test_seed_and_spacing_change_the_run(tiny_cfg: dict[str, Any], tmp_path: Pat
 def test_stock_ns_cannot_run_the_study(tiny_cfg: dict[str, Any], tmp_path: Path) -> None:
     # The study needs the patch: Debian's ns has no spacing_, and the run fails with a
     # reproducing command instead of producing metrics.
-    assert STUDY.backend_options["build"] == "patched"
+    assert NS2.options["build"] == "patched"
     # At either trace level the backend runs the patched build whatever the option says (its
     # StreamSum writes the stream's end line); run on Debian's ns, the scenario stops.
     tiny_cfg["vegas"]["trace_level"] = "full"
     where = tmp_path / "stock"
     p = point(tiny_cfg, 1, setup="packet", variant="standard", packet_bytes=512)
     spec = dataclasses.replace(plan.spec(tiny_cfg, p), run_dir=where, options={"build": "stock"})
-    backend = backends.get(STUDY.backend, tiny_cfg)
+    backend = backends.get(STUDY.own_simulator(), tiny_cfg)
     assert backend.simulate(spec)[0].endswith("ns-patched")
     write_inputs(spec, *backend.scenario(spec))
     proc = subprocess.run(["ns", "sim.tcl"], cwd=where, capture_output=True, text=True)

@@ -79,7 +79,7 @@ class Ns2:
     # Its streams' parsers: gawk over awk/ (the run is accepted on acct_ok 1).
     parsers = AWK
     queues = QUEUES
-    # A study says how its scenario's stream is switched off (Study.untraced).
+    # A study says how its scenario's stream is switched off (Declaration.untraced).
     untraced: Mapping[str, str] = MappingProxyType({})
 
     def __init__(self, settings: Mapping[str, Any]) -> None:

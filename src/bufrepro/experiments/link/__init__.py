@@ -4,24 +4,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any
 
-from bufrepro.backends.fingerprint import fingerprint
-from bufrepro.experiments.link import guards, ns3, scenario
-from bufrepro.experiments.link.scenario import CBR_PACKET_BYTES, OTHER_QUEUE_PKTS
+from bufrepro.experiments.link import guards, ns3, scenario, scenarios
+from bufrepro.experiments.link.scenario import Setup
+from bufrepro.experiments.link.scenarios import red_threshold
 from bufrepro.experiments.link.tables import CCS, backend_of, queue_problem
 from bufrepro.kit import prose, units
+from bufrepro.kit.declaration import Declaration
 from bufrepro.kit.experiment import Experiment
-from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block
 
-# IP, TCP (the agents, the trace), Flags (TCP, RED), RTP (the UDP agent's sequence number).
-PACKET_HEADERS = ("IP", "TCP", "Flags", "RTP")
-# Routers 0 -> 1: the bottleneck; the trace names these nodes.
-LINK_FROM, LINK_TO = 0, 1
 # Mathis et al.'s constant in W = K / sqrt(p): sqrt(3/2) for a receiver that ACKs every packet,
 # as ns-2's one-way sinks do (the loss-target rule of Dhamdhere et al. uses it).
 MATHIS_K = math.sqrt(1.5)
@@ -35,34 +30,11 @@ BASELINE = "DropTail"
 WORDS = Path(__file__).with_name("words.yaml")
 
 
-def red_threshold(text: str, buffer: int, where: str) -> float:
-    """A RED threshold in packets: '25%' of the buffer (at least 1), or '5pkt' packets."""
-    raw = str(text).strip()
-    if raw.endswith("%"):
-        return max(1.0, units.fraction(raw, where, below_one=False) * buffer)
-    value, unit = units.buffer_text(raw, where)
-    if unit != "pkt":
-        raise units.UnitError(
-            f"{where}: {text!r}; allowed: a share of the buffer (25%) or packets (5pkt)"
-        )
-    return value
-
-
-@dataclass(frozen=True)
-class Setup:
-    """A link experiment's block with its link read once (scenario.read)."""
-
-    block: Block
-    link: scenario.Link
-
-
 class LinkExperiment(Experiment[Setup]):
     """Long-lived TCP flows (and optionally web and CBR traffic) through one bottleneck."""
 
     kind = "link"
     title = "An experiment on your own link: which buffer, at what delay"
-    template = "link/link.tcl.j2"
-    parser = "link/link.awk"
     required = (
         "throughput_mbps",
         "link_utilisation",
@@ -75,19 +47,10 @@ class LinkExperiment(Experiment[Setup]):
         "link_loss_rate",
         "total_loss_rate",
     )
-    backend_options: ClassVar[Mapping[str, str]] = MappingProxyType({"build": "stock"})
 
     def backend_for(self, block: Block) -> str:
         """ns2, or ns3 when asked or when a queue asked for is on ns3 only (tables.backend_of)."""
         return backend_of(block)
-
-    def template_for(self, block: Block) -> str:
-        """ns2's template, or ns3's program (ns3/link.cc, built into .ns3/link)."""
-        return ns3.PROGRAM if backend_of(block) == "ns3" else self.template
-
-    def options_for(self, block: Block) -> Mapping[str, str]:
-        """ns2's stock build (Debian's ns); none on ns3."""
-        return self.backend_options if backend_of(block) == "ns2" else MappingProxyType({})
 
     def check(self, where: str, block: Block) -> list[str]:
         """Units, enums and orders the schema cannot see, each naming its key."""
@@ -206,23 +169,23 @@ class LinkExperiment(Experiment[Setup]):
             ]
             if link.backend == "ns3"
             else [],
-            **self._words(block),
+            **self._words(setup),
             "note_words": prose.load(WORDS)["notes"],
-            "aqm_targets": {q: self._targets(block)[k] for q, k in AQM_TARGETS.items()},
+            "aqm_targets": {q: self._targets(setup)[k] for q, k in AQM_TARGETS.items()},
             "min_epochs": guards.MIN_EPOCHS,
             "rtt_spread": link.rtt_spread,
             "baseline_queue": BASELINE if self._needs_baseline(block) else "",
         }
 
-    def _targets(self, block: Block) -> dict[str, float]:
+    def _targets(self, setup: Setup) -> dict[str, float]:
         """The AQMs' delay targets (ms) the runs get (aqm.targets: rfc or scaled)."""
-        return ns3.targets(scenario.read(block, "link"), str(block["aqm"]["targets"]))
+        return ns3.targets(setup.link, str(setup.block["aqm"]["targets"]))
 
-    def _words(self, block: Block) -> dict[str, Any]:
+    def _words(self, setup: Setup) -> dict[str, Any]:
         """What the buffer means under each AQM asked for, and the note on the rules of thumb."""
         words = prose.load(WORDS)
-        values = {**{k: v["value"] for k, v in ns3.assumptions().items()}, **self._targets(block)}
-        aqms = [str(q) for q in block["queues"] if str(q) in words["aqm"]]
+        values = {**{k: v["value"] for k, v in ns3.assumptions().items()}, **self._targets(setup)}
+        aqms = [str(q) for q in setup.block["queues"] if str(q) in words["aqm"]]
         return {
             "rules_note": prose.fill(words["rules_note"]) if aqms else "",
             "queue_notes": {
@@ -261,86 +224,9 @@ class LinkExperiment(Experiment[Setup]):
             )
         return out
 
-    def params(self, name: str, setup: Setup, point: RunPoint) -> dict[str, Any]:
-        """Template variables of one run: numbers and enums only."""
-        block, link = setup.block, setup.link
-        buffer = int(point.get("buffer"))
-        queue = str(point.get("queue"))
-        red = block["red"]
-        min_th = red_threshold(red["min_th"], buffer, "red.min_th")
-        max_th = max(min_th + 1.0, red_threshold(red["max_th"], buffer, "red.max_th"))
-        if link.backend == "ns3":
-            red_args = (min_th, max_th, float(red["q_weight"]), float(red["max_p"]))
-            how = str(block["aqm"]["targets"])
-            return ns3.arguments(name, link, point, red_args, ns3.targets(link, how))
-        return {
-            "experiment": name,
-            "seed": point.seed,
-            "queue": queue,
-            # ns-2's queue class bears the config's name (ns2.QUEUES, the backend's table).
-            "queue_ns": queue,
-            "buffer": buffer,
-            # ns-2.35's DropTail holds limit_ - 1 waiting packets, RED limit_: both hold `buffer`.
-            "queue_limit": buffer + 1 if queue == "DropTail" else buffer,
-            "rate_bps": round(link.bps),
-            "access_bps": round(link.access_bps),
-            "rtt_ms": round(link.rtt_s * 1000, 6),
-            "access_ms": round(link.access_s * 1000, 6),
-            "bottleneck_ms": round(link.spread_bottleneck_s * 1000, 6),
-            "access_s": round(link.access_s, 9),
-            "bottleneck_s": round(link.spread_bottleneck_s, 9),
-            "rtt_spread": link.rtt_spread,
-            "flow_access_lo_s": round(link.flow_access_lo_s, 9),
-            "flow_access_step_s": round(link.flow_access_step_s, 12),
-            "other_access_s": round(
-                link.access_s + link.bottleneck_s - link.spread_bottleneck_s, 9
-            ),
-            "reverse_queue_pkts": OTHER_QUEUE_PKTS,
-            "loss": link.loss,
-            "flows": link.flows,
-            "cc_name": link.cc.label,
-            "tcp_agent": link.cc.agent,
-            "tcp_sink": link.cc.sink,
-            "tcp_settings": sorted(link.cc.settings.items()),
-            "linux_ca": link.cc.linux_ca,
-            "mss_bytes": link.mss,
-            "packet_bytes": link.packet_bytes,
-            "window_pkts": link.window_pkts,
-            "window_note": "auto: far above the BDP" if link.window_auto else "set by the user",
-            "initial_window_pkts": link.initial_window_pkts,
-            "start_jitter_s": link.start_jitter_s,
-            "red_min_th": round(min_th, 6),
-            "red_max_th": round(max_th, 6),
-            "red_q_weight": float(red["q_weight"]),
-            "red_linterm": round(1.0 / float(red["max_p"]), 6),
-            "cbr_fid": link.flows + 1,
-            "cbr_bytes": CBR_PACKET_BYTES,
-            "cbr_interval_s": round(link.cbr_interval_s, 9),
-            "web_rate": link.web_rate,
-            "duration_s": round(link.duration_s, 6),
-            "trace_file": self.stream,
-            "fingerprint": fingerprint(point, round(link.duration_s, 6)),
-            "packet_headers": list(PACKET_HEADERS),
-        }
-
-    def parse_args(self, setup: Setup, point: RunPoint) -> dict[str, Any]:
-        """The measurement window, the bottleneck and its rate, the flows and the queue's limit."""
-        link = setup.link
-        buffer = int(point.get("buffer"))
-        return {
-            "t0": round(link.warmup_s, 6),
-            "t1": round(link.duration_s, 6),
-            "fingerprint": fingerprint(point, round(link.duration_s, 6)),
-            "link_from": LINK_FROM,
-            "link_to": LINK_TO,
-            "link_bps": round(link.bps),
-            "flows": link.flows,
-            "mss": link.mss,
-            "limit": buffer + 1,
-            "epoch": round(link.rtt_s, 9),
-            # ns-3's stream ends "# end LINES SUM" (checked); Debian's ns-2 writes "# end"
-            **({"sealed": 1} if link.backend == "ns3" else {}),
-        }
+    def scenarios(self) -> Mapping[str, Declaration[Setup]]:
+        """ns-2's template (Debian's ns) and ns-3's program (scenarios.py)."""
+        return scenarios.SCENARIOS
 
 
 KIND = LinkExperiment()

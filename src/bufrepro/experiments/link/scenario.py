@@ -177,6 +177,14 @@ def read(block: Block, where: str) -> Link:
     )
 
 
+@dataclass(frozen=True)
+class Setup:
+    """A link experiment's block with its link read once (read): what its runs are planned from."""
+
+    block: Block
+    link: Link
+
+
 def _buffer(text: Any, where: str, packet: int, bdp: float, bps: float, auto: float) -> int:
     pkts = auto if str(text) == "auto" else units.buffer_pkts(str(text), where, packet, bdp, bps)
     return max(1, round(pkts))

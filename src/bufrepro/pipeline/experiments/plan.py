@@ -24,7 +24,7 @@ FIGURES = ("utilisation_delay", "delay_vs_throughput", "loss")
 @dataclass(frozen=True)
 class Resolved:
     """A named experiment resolved once from the validated config: its block, its kind, and the
-    backend, scenario and options that kind chose for the block; passed down to every stage."""
+    simulator that kind chose for the block; passed down to every stage."""
 
     name: str
     block: Mapping[str, Any]
@@ -32,8 +32,6 @@ class Resolved:
     # The block parsed once by its kind (Experiment.setup; the link kind's: the block and Link).
     setup: Any
     backend: str
-    template: str
-    options: Mapping[str, str]
 
     @property
     def folder(self) -> Path:
@@ -56,24 +54,17 @@ def resolve(cfg: Mapping[str, Any], name: str) -> Resolved:
         kind=kind,
         setup=kind.setup(block),
         backend=kind.backend_for(block),
-        template=kind.template_for(block),
-        options=kind.options_for(block),
     )
 
 
 def scenario(exp: Resolved) -> Scenario:
-    """The experiment's runs on its backend."""
-    kind, setup = exp.kind, exp.setup
+    """The experiment's runs on its simulator: that simulator's declaration (its kind's
+    scenarios) bound to the experiment's setup."""
     return Scenario(
         owner=exp.name,
         backend=exp.backend,
-        template=exp.template,
-        params=lambda p: kind.params(exp.name, setup, p),
-        parser_for=lambda p: kind.parser,
-        parse_args=lambda p: kind.parse_args(setup, p),
-        parsers=(kind.parser,),
-        stream=kind.stream,
-        options=exp.options,
+        declaration=exp.kind.scenarios()[exp.backend],
+        setup=exp.setup,
     )
 
 

@@ -85,7 +85,7 @@ def run_all(cfg: Mapping[str, Any], readings: Sequence[Reading], threads: int) -
     """Run every run of the readings not yet current, `threads` at a time; RunFailed on failure."""
     if not readings:
         return Spent(0, 0, 0.0)
-    backend = backends.get(registry.get(readings[0].study).backend, cfg)
+    backend = backends.get(registry.get(readings[0].study).own_simulator(), cfg)
     unique = {str(s.run_dir): s for r in readings for s in specs(cfg, r)}
     start = time.monotonic()
     done = execute_all(backend, unique.values(), False, "runs of the readings", max(1, threads))

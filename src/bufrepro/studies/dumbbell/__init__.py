@@ -6,10 +6,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from bufrepro.backends import tally
-from bufrepro.kit.grid import RunPoint
+from bufrepro.kit.declaration import Declaration
 from bufrepro.kit.study import Block, Study, Tables
-from bufrepro.studies.dumbbell import http, params
+from bufrepro.studies.dumbbell import http, params, scenarios
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -33,29 +32,6 @@ class Dumbbell(Study):
 
     name = "dumbbell"
     title = "Ahmad et al.: buffer sizes for heterogeneous traffic, DropTail (000) and RED (001)"
-    template = "dumbbell/dumbbell.tcl.j2"
-    parser = "dumbbell/dumbbell.awk"
-    stream = params.TRACE_FILE
-    # The HTTP reading's runs: their parser, and PackMime's logs it reads (deleted after the run).
-    other_parsers = (http.PARSER, http.TALLY_PARSER)
-    tally_parser = "dumbbell/dumbbell_tally.awk"
-    # On ns-3: the program ns3/dumbbell.cc writes the ns-2 text trace (trace_level full), read
-    # by the same parser, or counts the same metrics in-process (tally), read by the same tally
-    # parser.
-    scenarios: ClassVar[Mapping[str, Mapping[str, str]]] = MappingProxyType(
-        {
-            "ns3": MappingProxyType(
-                {
-                    "scenario": "dumbbell",
-                    "parser": "dumbbell/dumbbell.awk",
-                    "tally_parser": "dumbbell/dumbbell_tally.awk",
-                }
-            )
-        }
-    )
-    side_files = (http.OBJECTS_FILE, http.REQUESTS_FILE)
-    # trace_level tally counts in the patched ns (built first); full runs Debian's ns.
-    backend_options: ClassVar[Mapping[str, str]] = MappingProxyType({"build": "tally"})
     # A default run costs 30-110 ms of ns (served, backends.ns2.serve); 250 make a job of about
     # 10-30 s, so that a job's own start-up (Python, the config, an ns server) is a few per cent.
     runs_per_job = 250
@@ -161,54 +137,9 @@ class Dumbbell(Study):
         """warmup_s below duration_s, and RED's min_th_frac below max_th_frac."""
         return params.config_problems(self.name, block)
 
-    def params(self, block: Block, point: RunPoint) -> dict[str, Any]:
-        """Template variables of one run (trace_level "none" is the benchmark's ns alone)."""
-        made = params.params(block, point)
-        names = tally.PARAMS + (http.TALLY_PARAMS if http.is_http(block) else ())
-        made.update(tally.template_vars(block["trace_level"], self.parse_args(block, point), names))
-        return made
-
-    def backend_params(self, block: Block, point: RunPoint) -> dict[str, Any]:
-        """The ns-3 program's arguments (studies/dumbbell/ns3.py)."""
-        from bufrepro.studies.dumbbell import ns3
-
-        return ns3.arguments(block, point, self.backend_parse_args(block, point))
-
-    def backend_parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
-        """dumbbell.awk's variables for the ns-3 program's stream (its text trace or tally)."""
-        from bufrepro.studies.dumbbell import ns3
-
-        return ns3.parse_args(
-            block, point, self.parse_args({**block, "trace_level": "full"}, point)
-        )
-
-    def backend_check(self, block: Block, backend: str) -> list[str]:
-        """What the ns-3 program cannot run (HTTP, a buffer of fewer than 2 waiting packets)."""
-        from bufrepro.studies.dumbbell import ns3
-
-        return ns3.problems(self.name, block) if backend == "ns3" else []
-
-    def parser_for(self, block: Block, point: RunPoint) -> str:
-        """The tally stream's parser (http_tally.awk, dumbbell_tally.awk) at trace_level tally,
-        the text trace's (http.awk, dumbbell.awk) at full: under HTTP the web objects' too."""
-        if not http.is_http(block):
-            return super().parser_for(block, point)
-        return http.TALLY_PARSER if block["trace_level"] == "tally" else http.PARSER
-
-    def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
-        """Parser variables of one run, with the scenario's fingerprint (nodes, links, delay)."""
-        args = params.parse_args(block, point)
-        # Nodes 0-3 sources, 4-5 routers, 6-7 sinks, 8... further TCP sources (tcl/dumbbell):
-        # the links the trace may name.
-        extra = [n for n in params.tcp_nodes(block["tcp"]["sources"]) if n > 7]
-        links = ["0-4", "1-4", "2-4", "3-4", "4-5", "5-6", "5-7", *(f"{n}-4" for n in extra)]
-        args.update(
-            n_nodes=8 + len(extra),
-            links=",".join(links),
-            link_delay=block["topology"]["bottleneck_delay_ms"] / 1000,
-        )
-        args.update(tally.parser_vars(block["trace_level"]))
-        return args
+    def scenarios(self) -> Mapping[str, Declaration[Block]]:
+        """ns-2 (its own: the papers ran ns-2) and ns-3 (scenarios.py)."""
+        return scenarios.SCENARIOS
 
     def compare(self, block: Block, tables: Tables) -> dict[str, pd.DataFrame]:
         """{"diff", "claims", "shapes", "consistency"} from the summary and the published table."""

@@ -15,9 +15,9 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from bufrepro.kit.grid import RunPoint
+from bufrepro.kit.declaration import Declaration
 from bufrepro.kit.study import Block, Study, Tables
-from bufrepro.studies.hstcp import checks, params
+from bufrepro.studies.hstcp import checks, params, scenarios
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -75,15 +75,6 @@ class Hstcp(Study):
     name: ClassVar[str] = "hstcp"
     title: ClassVar[str] = (
         "Barman, Smaragdakis & Matta: HighSpeed TCP utilisation vs router buffer size (003)"
-    )
-    # The patched ns-2 (tcp.pacing is its spacing_; with pacing off it runs stock ns-2's TCP).
-    backend_options: ClassVar[Mapping[str, str]] = params.BACKEND_OPTIONS
-    template: ClassVar[str] = params.TEMPLATE
-    parser: ClassVar[str] = params.PARSER
-    stream: ClassVar[str] = params.STREAM
-    # On ns-3: ns3/hstcp.cc writes the same stream, read by the same parser.
-    scenarios: ClassVar[Mapping[str, Mapping[str, str]]] = MappingProxyType(
-        {"ns3": MappingProxyType({"scenario": "hstcp", "parser": params.PARSER})}
     )
     published: ClassVar[tuple[str, ...]] = ("hstcp_claims.csv", "hstcp_params.csv")
     # One 1-2.5 Gb/s run takes seconds to a minute (default profile), minutes at full scale.
@@ -165,29 +156,9 @@ class Hstcp(Study):
         block = cfg[self.name]
         return [*twoflow.specs(block), *(band.spec(block, p) for p in band.points(block))]
 
-    def params(self, block: Block, point: RunPoint) -> dict[str, Any]:
-        """Template variables of one grid run."""
-        return params.params(block, point)
-
-    def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
-        """hstcp.awk's -v variables: window, end, bottleneck nodes, capacity, packet size, and
-        the M line's buffer, flow count and sample interval the stream must carry."""
-        args = params.parse_args(block, point)
-        p = params.params(block, point)
-        args.update(buffer=p["buffer_pkts"], flows=len(p["flows"]), sample_s=p["sample_s"])
-        return args
-
-    def backend_params(self, block: Block, point: RunPoint) -> dict[str, Any]:
-        """The ns-3 program's arguments (studies/hstcp/ns3.py)."""
-        from bufrepro.studies.hstcp import ns3
-
-        return ns3.arguments(block, point)
-
-    def backend_check(self, block: Block, backend: str) -> list[str]:
-        """What the ns-3 program cannot run (other HSTCP parameters, pacing, events)."""
-        from bufrepro.studies.hstcp import ns3
-
-        return ns3.problems(self.name, block) if backend == "ns3" else []
+    def scenarios(self) -> Mapping[str, Declaration[Block]]:
+        """ns-2 (its own: the paper ran ns-2) and ns-3 (scenarios.py)."""
+        return scenarios.SCENARIOS
 
     def compare(self, block: Block, tables: Tables) -> dict[str, pd.DataFrame]:
         """diff, claims, model and model_vs_sim (compare.py); consistency (consistency.py)."""

@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
-from bufrepro.backends import tally
 from bufrepro.kit import space as kspace
-from bufrepro.kit.grid import RunPoint
+from bufrepro.kit.declaration import Declaration
 from bufrepro.kit.study import Block, Study, Tables
-from bufrepro.studies.ramya import params
+from bufrepro.studies.ramya import params, scenarios
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -32,17 +31,6 @@ class Ramya(Study):
 
     name = params.NAME
     title = "Ramya & Geetha: buffer size vs goodput and latency (002; OMNeT++/INET ported to ns-2)"
-    template = "ramya/ramya.tcl.j2"
-    # The trace (out.tr) streams into ramya.awk; the TCP agent's RTT samples, the ping log and
-    # the QueueMonitor samples go to side.awk after the run; queue.tr stays for Fig. 3.
-    parser = "ramya/ramya.awk"
-    stream = params.STREAM
-    tally_parser = "ramya/ramya_tally.awk"
-    side_parser = "ramya/side.awk"
-    side_files = (params.RTT_FILE, params.PING_FILE, params.QUEUE_FILE)
-    kept_files = (params.QUEUE_FILE,)
-    # trace_level tally counts in the patched ns (built first); full runs Debian's ns.
-    backend_options: ClassVar[Mapping[str, str]] = MappingProxyType({"build": "tally"})
     # With trace_level full (the text trace streamed into ramya.awk, then side.awk), the
     # largest-buffer runs of the default profile took 11.5 s (table1, 1000 s), 5.1 s (table5,
     # 180 s) and 10.0 s (latency, 300 s); counted in ns (tally) a default run costs about 1 s
@@ -122,20 +110,9 @@ class Ramya(Study):
         """Each setup's window, the series seed, unique sweep names, the claims' ranges."""
         return params.check(block)
 
-    def params(self, block: Block, point: RunPoint) -> dict[str, Any]:
-        """Template variables of one run (trace_level "none" is the benchmark's ns alone)."""
-        made = params.params(block, point)
-        made.update(tally.template_vars(block["trace_level"], self.parse_args(block, point)))
-        return made
-
-    def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
-        """The setup's window, accounting limits, the R1 -> R2 link, the scenario's fingerprint."""
-        args = params.parse_args(block, point)
-        # client 0, R1 1, R2 2, server 3, ping client 4, ping server 5 (tcl/ramya).
-        delay_ms = params.params(block, point)["bottleneck_delay_ms"]
-        args.update(n_nodes=6, links="0-1,1-2,2-3,4-1,2-5", link_delay=delay_ms / 1000)
-        args.update(tally.parser_vars(block["trace_level"]))
-        return args
+    def scenarios(self) -> Mapping[str, Declaration[Block]]:
+        """ns-2 alone (scenarios.py)."""
+        return scenarios.SCENARIOS
 
     def derive(
         self, block: Block, runs: pd.DataFrame, run_dirs: Sequence[Path]

@@ -8,9 +8,9 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from bufrepro.kit import space as kspace
-from bufrepro.kit.grid import RunPoint
+from bufrepro.kit.declaration import Declaration
 from bufrepro.kit.study import Block, Study, Tables
-from bufrepro.studies.vegas import params
+from bufrepro.studies.vegas import params, scenarios
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -35,10 +35,6 @@ class Vegas(Study):
         "Yew, Ong & Ahmad: TCP Vegas with packet spacing over a handover (004; HMIPv6 -> "
         "ns-2 Mobile IPv4, patched ns-2)"
     )
-    backend_options = MappingProxyType({"build": "patched"})
-    template = "vegas/vegas.tcl.j2"
-    parser = "vegas/vegas.awk"
-    kept_files = (params.SERIES_FILE,)
     # A default run costs about 1-2 s of ns (500 s simulated); 20 make a job of 20-40 s, so that
     # a job's own start-up (Python, the config, an ns server) is a few per cent of it.
     runs_per_job = 20
@@ -148,15 +144,9 @@ class Vegas(Study):
         """Windows, sweeps, RTTs above the fixed delays, starts before the end, Tables V-VI."""
         return params.check(block)
 
-    def params(self, block: Block, point: RunPoint) -> dict[str, Any]:
-        """Template variables of one run."""
-        return params.params(block, point)
-
-    def parse_args(self, block: Block, point: RunPoint) -> dict[str, Any]:
-        """Parser variables: window, accounting limit, the flow's ends, the bottleneck, series,
-        the scenario's fingerprint (its wired links, node count, bottleneck delay) and, at
-        trace_level tally, the switch to MixedTally's stream."""
-        return params.parse_args(block, point)
+    def scenarios(self) -> Mapping[str, Declaration[Block]]:
+        """The patched ns-2 alone (scenarios.py)."""
+        return scenarios.SCENARIOS
 
     def derive(
         self, block: Block, runs: pd.DataFrame, run_dirs: Sequence[Path]

@@ -136,7 +136,7 @@ def params(block: Block, point: RunPoint) -> dict[str, Any]:
         "fingerprint": fingerprint(point, setup["duration_s"]),
         "trace_file": "out.tr",
         # full: everything traced as text; tally: the same traces counted in ns (MixedTally,
-        # with tally_params); the benchmark renders "none" for its floor (Study.untraced): no
+        # with tally_params); the benchmark renders "none" for its floor (Declaration.untraced): no
         # agent or wired-link traces, only trace-all, which ns-2's wireless nodes need.
         **tally.template_vars(block["trace_level"], parse_args(block, point), tally.MIXED_PARAMS),
     }
