@@ -1,6 +1,7 @@
 # The readings stage, per study that declares a space (config/readings/<S>.yaml): Morris
 # screening of every unstated parameter, a Latin-hypercube calibration with a held-out check,
-# and the one-line verdict (bufrepro.pipeline.readings). Each reading's runs live under
+# the confirmation of its best readings and the a-priori one at more seeds, and the verdict
+# from the confirmed runs (bufrepro.pipeline.readings). Each reading's runs live under
 # results/<S>/readings/runs/<digest>/ and are skipped when current, so identical readings share
 # their runs across stages and re-runs. Spaces are validated here, before any job runs.
 # The stage runs where the configured grid covers the space's cells (a narrowed grid, as in the
@@ -64,6 +65,8 @@ def readings_outputs():
             f"results/{study}/tables/sensitivity.csv",
             f"results/{study}/tables/calibration.csv",
             f"results/{study}/tables/diff_calibrated.csv",
+            f"results/{study}/tables/confirmation.csv",
+            f"results/{study}/tables/diff_confirmed.csv",
             f"results/{study}/tables/verdict.json",
             f"results/{study}/figures/sensitivity.png",
         ]
@@ -127,6 +130,31 @@ for _study in READINGS:
             " --table {output.table} --diff {output.diff} --state {output.state}"
             " > {log} 2>&1"
 
+    # The a-priori reading and calibration's best ones at the confirmation's seeds: the
+    # verdict's runs (after calibration, which chooses them; one job at a time writes runs).
+    rule:
+        name:
+            f"confirm_readings_{_study}"
+        input:
+            **_runs_inputs,
+            calibration=f"results/{_study}/tables/calibration.csv",
+        output:
+            table=f"results/{_study}/tables/confirmation.csv",
+            diff=f"results/{_study}/tables/diff_confirmed.csv",
+            state=f"results/{_study}/readings/confirmation.json",
+        log:
+            f"results/{_study}/logs/confirm_readings.log",
+        localrule: True
+        threads: READINGS_THREADS
+        params:
+            python=sys.executable,
+            study=_study,
+        shell:
+            "{params.python} -m bufrepro.cli readings-confirm --config {input.config}"
+            " --study {params.study} --space {input.space} --threads {threads}"
+            " --calibration {input.calibration} --table {output.table}"
+            " --diff {output.diff} --state {output.state} > {log} 2>&1"
+
     rule:
         name:
             f"judge_readings_{_study}"
@@ -136,6 +164,7 @@ for _study in READINGS:
             sensitivity=f"results/{_study}/tables/sensitivity.csv",
             sensitivity_state=f"results/{_study}/readings/sensitivity.json",
             calibration_state=f"results/{_study}/readings/calibration.json",
+            confirmation_state=f"results/{_study}/readings/confirmation.json",
         output:
             verdict=f"results/{_study}/tables/verdict.json",
         log:
@@ -148,7 +177,9 @@ for _study in READINGS:
             "{params.python} -m bufrepro.cli readings-verdict --config {input.config}"
             " --study {params.study} --space {input.space} --sensitivity {input.sensitivity}"
             " --sensitivity-state {input.sensitivity_state}"
-            " --state {input.calibration_state} --out {output.verdict} > {log} 2>&1"
+            " --state {input.calibration_state}"
+            " --confirmation-state {input.confirmation_state}"
+            " --out {output.verdict} > {log} 2>&1"
 
 
 # The claims judged on the best calibrated reading (marked fitted, beside its distances), for

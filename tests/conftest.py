@@ -25,6 +25,8 @@ PATCHED_NS = NS2_PREFIX / "bin" / "ns-patched"
 # building its own (about a minute on 2 idle cores, ten under load, per copy).
 TINY: dict[str, Any] = {
     "studies": ["dumbbell", "hstcp"],
+    # ns-2 alone (the default runs the dumbbell on ns-3 too): the two-simulator tests say so.
+    "simulators": {"dumbbell": ["ns2"]},
     "backends": {"ns2": {"prefix": str(NS2_PREFIX)}},
     "dumbbell": {
         "seeds": [1, 2],

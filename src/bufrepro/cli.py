@@ -102,6 +102,12 @@ def _parser(called: str = "bufrepro job") -> argparse.ArgumentParser:
     )
     shw.add_argument("--results", default="results")
     shw.add_argument("--summary", action="store_true", help="only the per-study summary table")
+    doc = sub.add_parser(
+        "docs-summary", help="a reproduction's verdicts and counts for the docs (JSON)"
+    )
+    doc.add_argument("--config", default="results/config.validated.yaml")
+    doc.add_argument("--results", default="results")
+    doc.add_argument("--out", default="", help="default: docs/data/<profile>-summary.json")
     _readings_parsers(sub)
     _claims_calibrated_parser(sub)
     _experiment_parsers(sub)
@@ -165,24 +171,28 @@ def _claims_calibrated(cfg: dict[str, Any], args: argparse.Namespace) -> None:
 def _readings_parsers(sub: Any) -> None:
     sens = sub.add_parser("readings-sensitivity", help="Morris screening of a space of readings")
     cal = sub.add_parser("readings-calibrate", help="Latin-hypercube calibration, held-out check")
+    conf = sub.add_parser("readings-confirm", help="the best readings re-run at more seeds")
     ver = sub.add_parser("readings-verdict", help="the one-line verdict of a study's readings")
-    for p in (sens, cal, ver):
+    for p in (sens, cal, conf, ver):
         p.add_argument("--config", required=True, help="the validated config (YAML)")
         p.add_argument("--study", required=True)
         p.add_argument("--space", nargs="+", required=True, help="the space files, merged in order")
         p.add_argument("--state", required=True, help="the stage's record (JSON)")
-    for p in (sens, cal):
+    for p in (sens, cal, conf):
         p.add_argument("--threads", type=int, default=1, help="runs at a time")
         p.add_argument("--table", required=True)
     sens.add_argument("--figure", required=True)
-    cal.add_argument("--diff", required=True, help="the best reading's diff")
+    for p in (cal, conf):
+        p.add_argument("--diff", required=True, help="the best reading's diff")
+    conf.add_argument("--calibration", required=True, help="calibration.csv")
+    ver.add_argument("--confirmation-state", required=True, help="confirmation.json")
     ver.add_argument("--sensitivity", required=True, help="sensitivity.csv")
     ver.add_argument("--sensitivity-state", required=True)
     ver.add_argument("--out", required=True, help="verdict.json")
 
 
 def _readings(cfg: dict[str, Any], args: argparse.Namespace) -> None:
-    from bufrepro.pipeline.readings import calibration, sensitivity, space, verdict
+    from bufrepro.pipeline.readings import calibration, confirmation, sensitivity, space, verdict
 
     sp = space.load(cfg, args.study, [Path(f) for f in args.space])
     if args.command == "readings-sensitivity":
@@ -191,13 +201,27 @@ def _readings(cfg: dict[str, Any], args: argparse.Namespace) -> None:
         )
     elif args.command == "readings-calibrate":
         calibration.run(cfg, sp, args.threads, Path(args.table), Path(args.diff), Path(args.state))
+    elif args.command == "readings-confirm":
+        confirmation.run(
+            cfg,
+            sp,
+            args.threads,
+            Path(args.calibration),
+            Path(args.table),
+            Path(args.diff),
+            Path(args.state),
+        )
     else:
+        # A profile's space may be too small to judge: the default reproduction judges it.
+        command = "`bash scripts/reproduce.sh`" if cfg.get("profile") else ""
         made = verdict.write(
             sp,
             Path(args.sensitivity),
             Path(args.sensitivity_state),
             Path(args.state),
+            Path(args.confirmation_state),
             Path(args.out),
+            command,
         )
         print(made["verdict"])
     print(f"{args.command} {args.study}: written {Path(args.state).read_text(encoding='utf-8')}")
@@ -364,10 +388,18 @@ def _main(argv: Sequence[str] | None = None) -> int:
         if args.tables_out:
             report.write_tables(cfg, Path(args.results), Path(args.tables_out))
         print(f"report written to {args.out}")
+    elif args.command == "docs-summary":
+        from bufrepro.kit.paths import REPO_ROOT
+        from bufrepro.pipeline import docs_summary
+
+        name = f"{cfg.get('profile') or 'default'}-summary.json"
+        out = Path(args.out) if args.out else REPO_ROOT / "docs" / "data" / name
+        print(docs_summary.write(Path(args.results), cfg, cfg["studies"], out))
     else:
         from bufrepro.pipeline import show
 
-        print(show.show(Path(args.results), cfg["studies"], summary_only=args.summary))
+        profile = str(cfg.get("profile") or "")
+        print(show.show(Path(args.results), cfg["studies"], args.summary, profile))
     return 0
 
 

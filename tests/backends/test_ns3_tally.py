@@ -45,6 +45,8 @@ def _cfg(level: str, **dumbbell: Any) -> dict[str, Any]:
         {
             "simulators": {"dumbbell": ["ns2", "ns3"]},
             "simulator_queues": {"dumbbell": {"ns3": QUEUES}},
+            # the grid's seeds on ns-3 too (the default gives ns-3 five: test_simulator_grid)
+            "simulator_grid": {"dumbbell": {"ns3": {"seeds": [1, 2]}}},
             "dumbbell": {
                 "seeds": [1, 2],
                 "grid": {"plr": [0.0, 0.05], "buffer": [3, 40]},

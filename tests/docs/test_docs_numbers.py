@@ -16,7 +16,12 @@ from bufrepro.backends.simulators import ns3
 from bufrepro.experiments.link import ns3 as link_ns3
 from bufrepro.pipeline import bench, configuration, evidence, plan, progress
 
-PROFILES = {"quick": "config/quick.yaml", "default": "", "full": "config/full.yaml"}
+PROFILES = {
+    "quick": "config/quick.yaml",
+    "default": "",
+    "full": "config/full.yaml",
+    "ns3hstcp": "config/ns3-hstcp.yaml",
+}
 
 
 @functools.cache

@@ -19,11 +19,11 @@ def test_every_parameter_and_metric_of_a_space_has_a_label(study: str) -> None:
     assert not unlabelled, f"add to src/bufrepro/studies/{study}/labels.yaml: {unlabelled}"
 
 
-def test_a_reading_reads_as_values_with_units() -> None:
+def test_a_setting_reads_as_its_value_with_units() -> None:
     values = {"tcp.max_rwnd_pkts": 64, "tcp.syn": True, "measure.warmup_s": 2.0, "x.y": "a"}
-    assert labels.reading("dumbbell", values) == (
-        "receive window 64 packets, SYN packet on, warm-up 2 s, x.y = a"
-    )
-    assert labels.reading_keys("lhs001", {"tcp.max_rwnd_pkts": 64}) == (
-        "lhs001: tcp.max_rwnd_pkts=64"
-    )
+    assert [labels.setting("dumbbell", k, v) for k, v in values.items()] == [
+        "receive window 64 packets",
+        "SYN packet on",
+        "warm-up 2 s",
+        "x.y = a",
+    ]

@@ -26,3 +26,21 @@ def test_the_readings_block_shows_verdict_tables_and_captions(
     assert [t["name"] for t in block["tables"]] == ["calibration"]
     assert "training distance" in block["tables"][0]["caption"]
     assert block["figure"] == ""
+
+
+def test_the_best_reading_is_listed_in_full_with_what_sets_it_apart(
+    tmp_path: Path, tiny_cfg: dict[str, Any]
+) -> None:
+    tables = tmp_path / "dumbbell" / "tables"
+    tables.mkdir(parents=True)
+    reading = {
+        "id": "lhs003",
+        "values": {"tcp.max_rwnd_pkts": 5, "tcp.syn": True},
+        "apart": ["tcp.max_rwnd_pkts"],
+    }
+    (tables / "verdict.json").write_text(json.dumps({"verdict": "v", "reading": reading}))
+    block = report.readings_section("dumbbell", tiny_cfg, tmp_path)
+    assert block["settings"] == [
+        {"text": "receive window 5 packets", "apart": True},
+        {"text": "SYN packet on", "apart": False},
+    ]

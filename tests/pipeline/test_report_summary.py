@@ -131,10 +131,9 @@ def test_a_study_summary_speaks_in_labels_with_the_keys_beside(tmp_path: Path) -
     assert text["median |rel. diff|"] == "link_utilisation 6%, delay 11%"
     assert keys["median |rel. diff|"] == "link_utilisation 6%, tcp_delay_ms_mean 11%"
     assert text["verdict"] == "not judged: n < 5 seeds; ..."
-    assert keys["verdict"] == (
-        "reproduces under reading lhs001 (validation median error 5 %); "
-        "reading lhs001: tcp.window_pkts=1000"
-    )
+    # The keys name the reading by what sets it apart (verdict_keys); every value of it is in
+    # the report's readings block, not in the summary.
+    assert keys["verdict"] == "reproduces under reading lhs001 (validation median error 5 %)"
 
 
 def test_signed_percentages() -> None:
@@ -173,3 +172,13 @@ def test_show_adds_each_claims_fitted_verdict(tmp_path: Path) -> None:
     assert lines[("a", "RED")] == (
         "on the calibrated reading lhs003 (fitted; validation distance 0.123): fails"
     )
+
+
+def test_a_profiles_summary_names_the_command_that_judges_it() -> None:
+    rows = [{"study": "s", "inside 95% CI": "not judged: all 3 values from n < 5 seeds"}]
+    hint = summary.judged_by(rows, "quick")
+    assert hint.startswith("not judged here (fewer than 5 seeds, or a readings space of fewer")
+    assert hint.endswith("`bash scripts/reproduce.sh`, judges them")
+    assert summary.judged_by(rows, "") == ""  # the whole reproduction names no other command
+    judged = [{"study": "s", "inside 95% CI": "3 of 5"}]
+    assert summary.judged_by(judged, "quick") == ""

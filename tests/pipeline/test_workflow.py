@@ -105,7 +105,11 @@ def test_rerun_does_nothing_then_resumes_one_run(tiny_run: Path) -> None:
 
 def test_a_grown_grid_runs_only_the_new_runs(tmp_path: Path) -> None:
     work = copy_repo(tmp_path / "repo")
-    small = {"studies": ["dumbbell"], "dumbbell": {**TINY["dumbbell"], "seeds": [1]}}
+    small = {
+        "studies": ["dumbbell"],
+        "simulators": TINY["simulators"],
+        "dumbbell": {**TINY["dumbbell"], "seeds": [1]},
+    }
     (work / "a.yaml").write_text(yaml.safe_dump(small))
     proc = snakemake(work, "--cores", "2", "--configfile", "a.yaml")
     assert proc.returncode == 0, proc.stderr[-3000:]

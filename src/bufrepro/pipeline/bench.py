@@ -92,9 +92,12 @@ def run_costs(cfg: Mapping[str, Any], name: str, k: int, work: Path) -> dict[str
 
 
 def reading_specs(cfg: Mapping[str, Any], name: str) -> list[RunSpec]:
-    """Every distinct run of the study's readings stage (Morris and calibration designs), as the
-    stage plans them: none when the study declares no evaluated space or its cells are off-grid."""
-    from bufrepro.pipeline.readings import calibration, sensitivity
+    """Every distinct run of the study's readings stage (Morris, calibration and confirmation), as
+    the stages plan them: none when the study declares no evaluated space or its cells are
+    off-grid. Which readings are confirmed is known once calibration has run: the design's first
+    ones stand in for them (as many runs, other folders), so the plan does not depend on what
+    results/ holds."""
+    from bufrepro.pipeline.readings import calibration, confirmation, sensitivity
     from bufrepro.pipeline.readings import runs as rruns
     from bufrepro.pipeline.readings import space as rspace
 
@@ -105,6 +108,7 @@ def reading_specs(cfg: Mapping[str, Any], name: str) -> list[RunSpec]:
         return []
     readings = sensitivity.make_readings(cfg, space, sensitivity.design(space))
     readings += calibration.make_readings(cfg, space)
+    readings += confirmation.chosen(cfg, space, confirmation.stand_ins(space))
     unique = {str(s.run_dir): s for r in readings for s in rruns.specs(cfg, r)}
     return list(unique.values())
 

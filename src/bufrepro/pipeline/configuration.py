@@ -176,21 +176,43 @@ def _simulator_problems(cfg: Mapping[str, Any]) -> list[str]:
                 f"config key simulators.{name}: must include {own}, the study's own "
                 f"backend (its published comparison); allowed: {allowed}"
             )
+        # A further simulator's queues and grid apply where it runs: a config that narrows
+        # simulators.<study> to the study's own backend need not clear them.
         queues = cfg.get("simulator_queues", {}).get(name, {})
         problems += [
-            f"config key simulator_queues.{name}.{b}: "
-            + (
-                f"{b} is the study's own backend, whose queues are config key {name}.grid.queue"
-                if b == own
-                else f"{b} is not one of the study's simulators (simulators.{name}: {sims})"
-            )
+            f"config key simulator_queues.{name}.{b}: {b} is the study's own backend, whose "
+            f"queues are config key {name}.grid.queue"
             for b in queues
-            if b not in sims or b == own
+            if b == own
         ]
+        problems += _grid_problems(cfg, name, sims, own, list(study.grid_keys))
         for b in (b for b in sims if b in allowed):
             block = plan.simulator_block(cfg, name, b) if b != own else cfg[name]
             problems += _backend_problems(name, block, b, allowed, queues.get(b))
             problems += study.scenarios()[b].check(block)
+    return problems
+
+
+def _grid_problems(
+    cfg: Mapping[str, Any], name: str, sims: list[str], own: str, keys: list[str]
+) -> list[str]:
+    """simulator_grid.<study>: further simulators only, the study's grid keys but queue, seeds
+    (a backend the study does not run on is left alone, as in simulator_queues)."""
+    allowed = [k for k in keys if k != "queue"] + ["seeds"]
+    problems = []
+    for b, chosen in cfg.get("simulator_grid", {}).get(name, {}).items():
+        if b == own:
+            problems.append(
+                f"config key simulator_grid.{name}.{b}: {b} is the study's own backend, whose "
+                f"grid is config key {name}.grid"
+            )
+            continue
+        problems += [
+            f"config key simulator_grid.{name}.{b}.{k}: not allowed; allowed: {allowed}"
+            + (f" (queues: simulator_queues.{name}.{b})" if k == "queue" else "")
+            for k in chosen
+            if k not in allowed
+        ]
     return problems
 
 

@@ -53,13 +53,3 @@ def setting(study: str, key: str, value: Any) -> str:
     if found:
         return f"{found.group('name')} {value_text(value)} {found.group('unit')}"
     return f"{label} {value_text(value)}"
-
-
-def reading(study: str, values: Mapping[str, Any]) -> str:
-    """A reading as its parameter values in words, joined with ', '."""
-    return ", ".join(setting(study, k, v) for k, v in values.items())
-
-
-def reading_keys(rid: str, values: Mapping[str, Any]) -> str:
-    """A reading by its keys: 'lhs001: tcp.max_rwnd_pkts=5, tcp.mss_bytes=1460'."""
-    return f"{rid}: " + ", ".join(f"{k}={v}" for k, v in values.items())

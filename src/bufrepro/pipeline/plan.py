@@ -33,11 +33,17 @@ def other_simulators(cfg: Mapping[str, Any], name: str) -> list[str]:
 
 def simulator_block(cfg: Mapping[str, Any], name: str, backend: str) -> dict[str, Any]:
     """The study's block as `backend` runs it: its grid's queues replaced by the config's
-    simulator_queues.<study>.<backend> where set (e.g. CoDel, PIE and FQ-CoDel on ns3 alone)."""
+    simulator_queues.<study>.<backend> where set (e.g. CoDel, PIE and FQ-CoDel on ns3 alone),
+    other grid values and the seeds by simulator_grid.<study>.<backend>'s."""
     block = dict(cfg[name])
+    chosen = dict(cfg.get("simulator_grid", {}).get(name, {}).get(backend) or {})
+    if "seeds" in chosen:
+        block["seeds"] = list(chosen.pop("seeds"))
     queues = cfg.get("simulator_queues", {}).get(name, {}).get(backend)
     if queues:
-        block["grid"] = {**block["grid"], "queue": list(queues)}
+        chosen["queue"] = list(queues)
+    if chosen:
+        block["grid"] = {**block["grid"], **{k: list(v) for k, v in chosen.items()}}
     return block
 
 

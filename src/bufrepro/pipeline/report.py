@@ -17,11 +17,13 @@ from bufrepro.kit.figures import png_data_uri
 from bufrepro.kit.paths import REPO_ROOT
 from bufrepro.pipeline import (
     evidence,
+    labels,
     plan,
     queues,
     report_crosssim,
     report_diff,
     report_text,
+    spent,
     summary,
 )
 
@@ -170,7 +172,13 @@ def calibrated_claims(tables: Path) -> dict[str, Any]:
 
 # The readings stage's outputs (bufrepro.pipeline.readings), shown when the stage ran.
 caption = report_text.caption
-READINGS_TABLES = ("calibration", "sensitivity", "diff_calibrated")
+READINGS_TABLES = (
+    "confirmation",
+    "diff_confirmed",
+    "calibration",
+    "sensitivity",
+    "diff_calibrated",
+)
 
 
 def readings_section(study: str, cfg: Mapping[str, Any], results: Path) -> dict[str, Any]:
@@ -179,8 +187,17 @@ def readings_section(study: str, cfg: Mapping[str, Any], results: Path) -> dict[
     if not (tables / "verdict.json").is_file():
         return {}
     figure = results / study / "figures" / "sensitivity.png"
+    verdict = json.loads((tables / "verdict.json").read_text("utf-8"))
+    reading = verdict.get("reading", {})
+    apart = reading.get("apart", [])
     return {
-        "verdict": json.loads((tables / "verdict.json").read_text("utf-8")),
+        "verdict": verdict,
+        # The best reading's every value in words, those that set it apart from the a-priori
+        # reading marked (the verdict names at most four of them).
+        "settings": [
+            {"text": labels.setting(study, k, v), "apart": k in apart}
+            for k, v in reading.get("values", {}).items()
+        ],
         "tables": [
             {**shown_table(study, t, tables, cfg), "caption": caption("readings", t, cfg)}
             for t in READINGS_TABLES
@@ -240,6 +257,9 @@ def build(
     html = env.get_template(template.name).render(
         summary=summary.display_rows(rows),
         summary_keys=summary.display_keys(rows),
+        judged_by=summary.judged_by(summary.display_rows(rows), str(cfg.get("profile") or "")),
+        spent=spent.spent(results, studies),
+        left_out=spent.left_out(cfg),
         legend=report_diff.legend(),
         status_note=report_diff.status_note(),
         min_seeds=evidence.MIN_SEEDS,

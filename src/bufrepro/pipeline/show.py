@@ -13,10 +13,13 @@ from bufrepro.kit.diff import format_diff
 from bufrepro.pipeline import summary
 
 
-def summary_text(results: Path, names: Sequence[str]) -> str:
-    """The summary table: a few lines per study (the HTML report's first table, as text)."""
+def summary_text(results: Path, names: Sequence[str], profile: str = "") -> str:
+    """The summary table: a few lines per study (the HTML report's first table, as text), and
+    under a profile's the command that judges what it cannot."""
     rows = summary.display_rows(summary.summaries(results, names))
-    return "== did it reproduce? one block per study ==\n" + summary.terminal_table(rows)
+    hint = summary.judged_by(rows, profile)
+    table = "== did it reproduce? one block per study ==\n" + summary.terminal_table(rows)
+    return table + (f"\n{hint}" if hint else "")
 
 
 def details(results: Path, name: str) -> str:
@@ -69,7 +72,7 @@ def _fitted_verdicts(path: Path) -> dict[tuple[str, str], str]:
     return out
 
 
-def show(results: Path, names: Sequence[str], summary_only: bool = False) -> str:
+def show(results: Path, names: Sequence[str], summary_only: bool = False, profile: str = "") -> str:
     """The summary table first (short), then each study's details unless `summary_only`."""
-    head = summary_text(results, names)
+    head = summary_text(results, names, profile)
     return head if summary_only else "\n\n".join([head, *(details(results, n) for n in names)])

@@ -22,6 +22,20 @@ from bufrepro.pipeline.evidence import MIN_SEEDS
 VERDICTS = tuple(v for v in verdicts.judged_outcomes() if v != verdicts.word("claim", "unbound"))
 NOT_JUDGED = "not judged"
 NO_CALIBRATION = "calibration not run"
+# What a profile's summary says where its slice cannot judge: the command that does.
+JUDGED_BY = (
+    "not judged here (fewer than {seeds} seeds, or a readings space of fewer than {readings} "
+    "readings): the whole reproduction, `bash scripts/reproduce.sh`, judges them"
+)
+
+
+def judged_by(rows: Sequence[Mapping[str, str]], profile: str) -> str:
+    """The line under a profile's summary naming the command that judges what it cannot ('' for
+    the whole reproduction, or when everything is judged)."""
+    if not profile or not any(NOT_JUDGED in str(v) for r in rows for v in r.values()):
+        return ""
+    return JUDGED_BY.format(seeds=MIN_SEEDS, readings=evidence.MIN_READINGS)
+
 
 # Each diff value's status, from best to worst; "not run" is kept apart from "outside CI".
 STATUS_TEXT = {
@@ -98,7 +112,7 @@ def median_rel_diff(diff: pd.DataFrame) -> dict[str, float]:
     }
 
 
-def _counts(said: pd.Series) -> dict[str, int]:
+def counts(said: pd.Series) -> dict[str, int]:
     words = said.astype(str)
     out = {v: int((words == v).sum()) for v in VERDICTS}
     out["untestable"] = int(words.str.startswith("untestable").sum())
@@ -118,11 +132,6 @@ def verdict_line(tables: Path) -> tuple[str, str]:
         return NO_CALIBRATION, ""
     text = str(data.get("verdict", NO_CALIBRATION))
     keys = str(data.get("verdict_keys", ""))
-    reading = data.get("reading")
-    if isinstance(reading, dict) and isinstance(reading.get("values"), dict):
-        keys += ("; reading " if keys else "reading ") + labels.reading_keys(
-            str(reading.get("id", "")), reading["values"]
-        )
     return text, keys
 
 
@@ -152,8 +161,8 @@ def study_summary(study: str, tables: Path) -> dict[str, Any]:
         "values_with_pi": None,
         "median_abs_rel_diff": median_rel_diff(diff[ran]),
         "cross_sim": cross_sim_text(tables),
-        "claims_ours": _counts(claims["verdict"]),
-        "claims_paper": _counts(claims["paper_table_verdict"]),
+        "claims_ours": counts(claims["verdict"]),
+        "claims_paper": counts(claims["paper_table_verdict"]),
     }
     row["verdict"], row["verdict_keys"] = verdict_line(tables)
     if "in_pi" in diff and "pi_low" in diff:

@@ -89,8 +89,17 @@ def test_each_space_covers_every_unstated_parameter(cfg: dict[str, Any], study: 
 def test_a_valid_space_is_defaulted(cfg: dict[str, Any]) -> None:
     sp = space.validate(cfg, "dumbbell", _with())
     assert sp["sensitivity"]["method"] == "morris" and sp["calibration"]["method"] == "lhs"
-    assert space.readings_count(sp) == {"sensitivity": 4 * 3, "calibration": 16 + 1}
+    # Confirmation: the 3 best readings and the a-priori one, at seeds 1-5 (its defaults).
+    assert space.readings_count(sp) == {
+        "sensitivity": 4 * 3,
+        "calibration": 16 + 1,
+        "confirmation": 3 + 1,
+    }
     assert space.runs_per_reading(cfg, sp) == 2
+    assert sp["confirmation"]["seeds"] == [1, 2, 3, 4, 5]
+    conf = space.runs_per_reading(cfg, sp, sp["confirmation"]["seeds"])
+    assert conf == 5  # one cell x 5 seeds (the space: one cell x 2 seeds)
+    assert space.planned_runs(cfg, sp) == 12 * 2 + 17 * 2 + 4 * conf
 
 
 @pytest.mark.parametrize(
@@ -125,7 +134,7 @@ def test_a_valid_space_is_defaulted(cfg: dict[str, Any]) -> None:
         ({"select": ["tcp.agent"]}, "select: 'tcp.agent' is not a parameter"),
         ({"overrides": {"measure.length_s": 3}}, "overrides.measure.length_s: names no setting"),
         ({"train": {"paper": ["000"]}}, "dumbbell.train.paper: not a column of the diff"),
-        ({"max_runs": 3}, "dumbbell.max_runs: the stages plan 58 runs, more than the budget 3"),
+        ({"max_runs": 3}, "dumbbell.max_runs: the stages plan 78 runs, more than the budget 3"),
         ({"cells": {"buffer": [0]}}, "cells/seeds/overrides"),
     ],
 )

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from bufrepro.pipeline import configuration, evidence
-from bufrepro.pipeline.readings import calibration, sensitivity, space, verdict
+from bufrepro.pipeline.readings import calibration, confirmation, sensitivity, space, verdict
 
 TINY_SPACE: dict[str, Any] = {
     "parameters": {
@@ -28,13 +28,14 @@ TINY_SPACE: dict[str, Any] = {
     "train": {"seed_file": ["000"]},
     "sensitivity": {"trajectories": 2, "levels": 2, "seeds": [1]},
     "calibration": {"readings": 2},
+    "confirmation": {"readings": 1, "seeds": [1, 2, 3]},
     "verdict": {"max_error_pct": 25},
 }
 
 
 @pytest.fixture(scope="module")
 def staged(tmp_path_factory: pytest.TempPathFactory, ns_available: None) -> dict[str, Any]:
-    """Both stages and the verdict run once in a scratch folder; then the calibration again."""
+    """The three stages and the verdict run once in a scratch folder; the calibration twice."""
     work = tmp_path_factory.mktemp("readings")
     cfg = configuration.load(profile="")
     sp = space.validate(cfg, "dumbbell", {"dumbbell": TINY_SPACE})
@@ -58,12 +59,24 @@ def staged(tmp_path_factory: pytest.TempPathFactory, ns_available: None) -> dict
         first_state = json.loads((out / "readings/calibration.json").read_text())
         calibration.run(cfg, sp, 2, *paths, out / "readings/calibration.json")
         second_state = json.loads((out / "readings/calibration.json").read_text())
+        conf = confirmation.run(
+            cfg,
+            sp,
+            2,
+            paths[0],
+            out / "tables/confirmation.csv",
+            out / "tables/diff_confirmed.csv",
+            out / "readings/confirmation.json",
+        )
+        conf_state = json.loads((out / "readings/confirmation.json").read_text())
         made = verdict.write(
             sp,
             out / "tables/sensitivity.csv",
             out / "readings/sensitivity.json",
             out / "readings/calibration.json",
+            out / "readings/confirmation.json",
             out / "tables/verdict.json",
+            "`bash scripts/reproduce.sh`",
         )
         return {
             "work": work,
@@ -73,6 +86,8 @@ def staged(tmp_path_factory: pytest.TempPathFactory, ns_available: None) -> dict
             "again": [p.read_bytes() for p in paths],
             "first_state": first_state,
             "second_state": second_state,
+            "conf": conf,
+            "conf_state": conf_state,
             "verdict": made,
         }
     finally:
@@ -115,66 +130,110 @@ def test_runs_are_kept_per_reading_and_skipped_when_current(staged: dict[str, An
     assert staged["again"] == staged["first"]  # same config and seeds: byte-identical tables
 
 
-def test_the_verdict_names_its_reading_and_figures(staged: dict[str, Any]) -> None:
-    made = staged["verdict"]
-    # A tiny space: 3 readings, one seed, a few validation values; labelled, not a finding.
+def test_confirmation_reruns_the_a_priori_and_the_best_reading_at_its_seeds(
+    staged: dict[str, Any],
+) -> None:
+    conf: pd.DataFrame = staged["conf"]
+    cal: pd.DataFrame = staged["cal"]
+    best = cal[cal["reading"] != "a-priori"].sort_values("train_distance")["reading"].iloc[0]
+    assert conf["reading"].tolist() == ["a-priori", best]
+    assert conf["runs"].tolist() == [6, 6]  # 2 cells x 3 seeds
+    state = staged["conf_state"]
+    assert state["confirmed"] == 2 and state["seeds"] == [1, 2, 3]
+    # Seeds 1 and 2 of both readings ran in calibration: only seed 3 is new (4 of 12 runs).
+    assert state["runs"] == 12 and state["ran"] == 4
+    assert state["best"] == conf.sort_values(["train_distance", "reading"])["reading"].iloc[0]
+    shown = pd.read_csv(staged["work"] / "results/dumbbell/tables/diff_confirmed.csv")
+    assert shown["reading"].unique().tolist() == [state["best"]]
+
+
+def test_the_verdict_comes_from_the_confirmed_runs(staged: dict[str, Any]) -> None:
+    made, state = staged["verdict"], staged["conf_state"]
+    # A tiny space: 3 readings searched, 3 seeds confirmed; labelled, not a finding, with the
+    # command that judges it.
     assert not made["judged"]
-    assert made["verdict"].startswith("not judged: n < 5 seeds, 3 readings (< 10), ")
-    assert "receive window " in made["verdict"] and "tcp.max_rwnd_pkts" not in made["verdict"]
-    assert made["verdict_keys"].startswith(
-        ("reproduces under reading ", "no reading in the declared space reproduces it")
+    assert (
+        made["verdict"].startswith("not judged: n < 5 seeds, 3 readings (< 10), ")
+        and "`bash scripts/reproduce.sh` judges it" in made["verdict"]
     )
-    assert made["reading"]["id"] in staged["cal"]["reading"].tolist()
+    assert "2 readings confirmed at 3 seeds" in made["verdict"]
+    assert "tcp.max_rwnd_pkts" not in made["verdict"]
+    assert made["reading"]["id"] == state["best"]
+    assert made["validation_distance"] == state["validation_distance"]
+    assert made["confirmed"] == 2 and made["seeds"] == 3
     assert set(made["top_parameters"]) == {"tcp_delay_ms_mean", "tcp_throughput_kbps", "distance"}
-    assert made["runs"] > 0 and made["wall_s"] > 0 and made["run_wall_s"] > 0
+    assert made["runs"] > made["confirmation_runs"] == 12
+    assert made["wall_s"] > 0 and made["run_wall_s"] > 0
 
 
-def _space(threshold: float, seeds: int = 5) -> space.Space:
-    return space.Space(
-        "dumbbell", {"verdict": {"max_error_pct": threshold}, "seeds": list(range(1, seeds + 1))}
-    )
+def _space(threshold: float) -> space.Space:
+    return space.Space("dumbbell", {"verdict": {"max_error_pct": threshold}})
+
+
+PRIOR = {"tcp.max_rwnd_pkts": 1000, "tcp.syn": True, "red.q_weight": 0.002, "tcp.mss_bytes": 1460}
+STATE = {
+    "best": "lhs003",
+    "validation_distance": math.log(1.1),
+    "values": {**PRIOR, "tcp.max_rwnd_pkts": 5, "tcp.syn": False, "red.q_weight": 0.0123456},
+    "a_priori_values": PRIOR,
+    "confirmed": 4,
+    "seeds": [1, 2, 3, 4, 5],
+    "validation_values": 12,
+}
+CAL = {"readings": 41}
+ORDER = ["red.q_weight", "tcp.max_rwnd_pkts", "tcp.mss_bytes", "tcp.syn"]
 
 
 def test_the_verdict_line_takes_one_of_two_forms() -> None:
-    state = {"best": "lhs003", "validation_distance": math.log(1.1)}
-    top = {"distance": ["tcp.max_rwnd_pkts", "tcp.mss_bytes"]}
-    assert verdict.line(_space(25), state, top) == (
-        "reproduces under reading lhs003 (validation median error 10 %)"
+    keys = "lhs003 (red.q_weight=0.0123456, tcp.max_rwnd_pkts=5, tcp.syn=False)"
+    assert verdict.line(_space(25), STATE, ORDER) == (
+        f"reproduces under reading {keys} (validation median error 10 %)"
     )
-    assert verdict.line(_space(5), state, top) == (
-        "no reading in the declared space reproduces it; the closest is lhs003 (10 %); "
-        "the parameter that moves it most is tcp.max_rwnd_pkts"
+    assert verdict.line(_space(5), STATE, ORDER) == (
+        f"no reading reproduces it; the closest is {keys} (10 %); "
+        "the parameter that moves it most is red.q_weight"
     )
 
 
-def test_the_verdict_in_words_names_values_and_labels_or_says_not_judged() -> None:
-    state = {
-        "best": "lhs003",
-        "validation_distance": math.log(1.1),
-        "values": {"tcp.max_rwnd_pkts": 5, "tcp.syn": False, "red.q_weight": 0.0123456},
-        "readings": 41,
-        "validation_values": 12,
-    }
-    top = {"distance": ["tcp.max_rwnd_pkts", "tcp.mss_bytes"]}
-    reading = "receive window 5 packets, SYN packet off, RED q_weight 0.0123"
-    assert verdict.words(_space(25), state, top) == (
-        f"reproduces under {reading} (validation median error 10 % over 12 values)"
+def test_the_verdict_in_words_names_what_sets_the_reading_apart_or_says_not_judged() -> None:
+    # Only the values that differ from the a-priori reading, the biggest mover first.
+    reading = (
+        "the a-priori reading with RED q_weight 0.0123, receive window 5 packets, SYN packet off"
     )
-    assert verdict.words(_space(5), state, top) == (
-        f"no reading in the declared space reproduces it; the closest is {reading} (10 %); "
-        "the parameter that moves it most is receive window"
+    confirmed = "4 readings confirmed at 5 seeds"
+    assert verdict.words(_space(25), CAL, STATE, ORDER) == (
+        f"reproduces under {reading} (validation median error 10 % over 12 values; {confirmed})"
+    )
+    assert verdict.words(_space(5), CAL, STATE, ORDER) == (
+        f"no reading reproduces it; the closest is {reading} (10 % over 12 values; {confirmed}); "
+        "the parameter that moves it most is RED q_weight"
     )
     # The rule of the CI column: too few seeds, readings or held-out values is no finding.
     for seeds, readings, values, why in (
-        (2, 41, 12, "n < 5 seeds"),
-        (5, 4, 12, "4 readings (< 10)"),
-        (5, 41, 3, "3 validation values (< 10)"),
+        ([1, 2], 41, 12, "n < 5 seeds"),
+        ([1, 2, 3, 4, 5], 4, 12, "4 readings (< 10)"),
+        ([1, 2, 3, 4, 5], 41, 3, "3 validation values (< 10)"),
     ):
-        few = {**state, "readings": readings, "validation_values": values}
-        assert verdict.words(_space(25, seeds), few, top) == (
-            f"not judged: {why}; best reading: {reading}, validation median error 10 % over "
-            f"{values} values (threshold 25 %)"
+        few = {**STATE, "seeds": seeds, "validation_values": values}
+        n = len(seeds)
+        assert verdict.words(_space(25), {"readings": readings}, few, ORDER, "`x`") == (
+            f"not judged: {why}; `x` judges it; best reading: {reading}, validation median error "
+            f"10 % over {values} values (threshold 25 %; 4 readings confirmed at {n} seeds)"
         )
+
+
+def test_the_verdict_names_at_most_four_values_and_counts_the_rest() -> None:
+    prior = {f"k{i}": i for i in range(7)}
+    state = {**STATE, "a_priori_values": prior, "values": {k: v + 1 for k, v in prior.items()}}
+    order = ["k6", "k5", "k4", "k3", "k2", "k1", "k0"]
+    assert verdict.apart(state, order) == order
+    assert verdict.named("dumbbell", state, order) == (
+        "the a-priori reading with k6 = 7, k5 = 6, k4 = 5, k3 = 4; "
+        "3 more values differ, listed in the report"
+    )
+    assert verdict.named("dumbbell", {**state, "best": "a-priori"}, order) == (
+        "the a-priori reading"
+    )
 
 
 def test_one_validation_value_is_singular() -> None:

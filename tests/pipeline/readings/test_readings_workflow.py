@@ -25,12 +25,15 @@ TINY_QUICK = {
         "overrides": {"measure.duration_s": 3, "measure.warmup_s": 1},
         "sensitivity": {"trajectories": 2, "levels": 2, "seeds": [1]},
         "calibration": {"readings": 2},
+        "confirmation": {"readings": 1, "seeds": [1, 2, 3]},
     }
 }
 OUTPUTS = (
     "tables/sensitivity.csv",
     "tables/calibration.csv",
     "tables/diff_calibrated.csv",
+    "tables/confirmation.csv",
+    "tables/diff_confirmed.csv",
     "tables/verdict.json",
     "figures/sensitivity.png",
 )
@@ -50,14 +53,19 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_quick_profile_runs_the_readings_stage(work: Path) -> None:
     dry = snakemake(work, "--cores", "2", "-n", *ARGS)
     assert dry.returncode == 0, dry.stderr[-3000:]
-    for rule in ("screen_sensitivity_dumbbell", "calibrate_readings_dumbbell"):
-        assert rule in dry.stdout
+    for rule in ("screen_sensitivity", "calibrate_readings", "confirm_readings"):
+        assert f"{rule}_dumbbell" in dry.stdout
     proc = snakemake(work, "--cores", "2", "results/dumbbell/tables/verdict.json", *ARGS)
     assert proc.returncode == 0, proc.stderr[-4000:]
     for name in OUTPUTS:
         assert (work / "results/dumbbell" / name).is_file(), name
     verdict = json.loads((work / "results/dumbbell/tables/verdict.json").read_text())
-    assert verdict["runs"] == 2 * 2 + 3 * 2 * 2  # Morris 2 x (1 + 1) readings x 2 cells x 1 seed
+    # Morris 2 x (1 + 1) readings x 2 cells x 1 seed, calibration 3 readings x 2 cells x 2 seeds,
+    # confirmation 2 readings x 2 cells x 3 seeds (of them only seed 3 is new).
+    assert verdict["runs"] == 2 * 2 + 3 * 2 * 2 + 2 * 2 * 3
+    assert verdict["confirmation_runs"] == 12 and verdict["confirmed"] == 2
+    assert verdict["verdict"].startswith("not judged: n < 5 seeds, 3 readings (< 10), ")
+    assert "`bash scripts/reproduce.sh` judges it" in verdict["verdict"]
     assert verdict["overrides"] == {"measure.duration_s": 3, "measure.warmup_s": 1}
 
 
@@ -66,7 +74,12 @@ def test_the_quick_profile_has_every_studys_readings_rules(work: Path) -> None:
     listed = snakemake(work, "--list-rules", "--configfile", "config/quick.yaml")
     assert listed.returncode == 0, listed.stderr[-3000:]
     for study in ("dumbbell", "ramya", "vegas", "hstcp"):
-        for rule in ("screen_sensitivity", "calibrate_readings", "judge_readings"):
+        for rule in (
+            "screen_sensitivity",
+            "calibrate_readings",
+            "confirm_readings",
+            "judge_readings",
+        ):
             assert f"{rule}_{study}" in listed.stdout, f"{rule}_{study}"
     assert "not evaluated" not in listed.stderr
 

@@ -244,11 +244,14 @@ def off_grid(cfg: Mapping[str, Any], space: Space) -> dict[str, list[Any]]:
 
 
 def readings_count(space: Space) -> dict[str, int]:
-    """Readings each stage evaluates: Morris trajectories x (k + 1), LHS budget + a-priori."""
+    """Readings each stage evaluates: Morris trajectories x (k + 1), LHS budget + a-priori,
+    the confirmed best ones + a-priori."""
     k = len(space.parameters)
     return {
         "sensitivity": space["sensitivity"]["trajectories"] * (k + 1),
         "calibration": space["calibration"]["readings"] + 1,
+        "confirmation": min(space["confirmation"]["readings"], space["calibration"]["readings"])
+        + 1,
     }
 
 
@@ -259,9 +262,11 @@ def runs_per_reading(cfg: Mapping[str, Any], space: Space, seeds: Sequence[int] 
 
 
 def planned_runs(cfg: Mapping[str, Any], space: Space) -> int:
-    """The runs both stages plan (before any sharing of identical runs)."""
+    """The runs the three stages plan (before any sharing of identical runs)."""
     count = readings_count(space)
     sens_seeds = space["sensitivity"]["seeds"]
-    return count["sensitivity"] * runs_per_reading(cfg, space, sens_seeds) + count[
-        "calibration"
-    ] * runs_per_reading(cfg, space)
+    return (
+        count["sensitivity"] * runs_per_reading(cfg, space, sens_seeds)
+        + count["calibration"] * runs_per_reading(cfg, space)
+        + count["confirmation"] * runs_per_reading(cfg, space, space["confirmation"]["seeds"])
+    )

@@ -1,4 +1,4 @@
-"""The one-line verdict of a study's readings (in words, and by its keys), with its figures."""
+"""The one-line verdict of a study's readings, from its confirmed runs (in words and by keys)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pandas as pd
 
 from bufrepro.kit import distance as kdistance
 from bufrepro.pipeline import evidence, labels
+from bufrepro.pipeline.readings import calibration
 from bufrepro.pipeline.readings.sensitivity import DISTANCE
 from bufrepro.pipeline.readings.space import Space
 
@@ -26,88 +27,169 @@ def top_parameters(sensitivity: pd.DataFrame, n: int = 3) -> dict[str, list[str]
     return out
 
 
-def line(space: Space, state: Mapping[str, Any], top: Mapping[str, list[str]]) -> str:
-    """The verdict by its keys (reading id, parameter keys), in one of its two forms."""
+# At most this many parameters name the best reading in the verdict (the full list: the report).
+NAMED = 4
+
+
+def ranking(sensitivity: pd.DataFrame) -> list[str]:
+    """Every parameter, the one that moves the distance most (Morris mu_star) first."""
+    return top_parameters(sensitivity, n=len(sensitivity)).get(DISTANCE, [])
+
+
+def _differs(a: Any, b: Any) -> bool:
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
+        return not math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-12)
+    return bool(a != b)
+
+
+def apart(state: Mapping[str, Any], order: list[str]) -> list[str]:
+    """The keys where the best reading differs from the a-priori one, those that move the
+    distance most first (keys the screening did not rank last, in declared order)."""
+    prior = state["a_priori_values"]
+    keys = [k for k, v in state["values"].items() if _differs(v, prior.get(k))]
+    rank = {k: i for i, k in enumerate(order)}
+    return sorted(keys, key=lambda k: (rank.get(k, len(rank)), list(state["values"]).index(k)))
+
+
+def named(study: str, state: Mapping[str, Any], order: list[str]) -> str:
+    """The best reading in words: the a-priori one, or it with the (at most NAMED) values that
+    set it apart and move the result most, and how many more differ."""
+    if state["best"] == calibration.A_PRIORI:
+        return "the a-priori reading"
+    keys = apart(state, order)
+    shown = ", ".join(labels.setting(study, k, state["values"][k]) for k in keys[:NAMED])
+    more = len(keys) - NAMED
+    tail = f"; {more} more values differ, listed in the report" if more > 0 else ""
+    return f"the a-priori reading with {shown}{tail}"
+
+
+def named_keys(state: Mapping[str, Any], order: list[str]) -> str:
+    """The best reading by its id and the keys that set it apart (at most NAMED)."""
+    keys = apart(state, order)[:NAMED]
+    shown = ", ".join(f"{k}={state['values'][k]}" for k in keys)
+    return f"{state['best']}" + (f" ({shown})" if shown else "")
+
+
+def error_text(state: Mapping[str, Any]) -> str:
+    """The best confirmed reading's validation median error, in percent ('n/a' without one)."""
     error = kdistance.percent(float(state["validation_distance"]))
-    reading = state["best"]
-    if not math.isnan(error) and error <= space["verdict"]["max_error_pct"]:
-        return f"reproduces under reading {reading} (validation median error {error:.0f} %)"
-    mover = (top.get(DISTANCE) or ["(none)"])[0]
-    shown = "n/a" if math.isnan(error) else f"{error:.0f} %"
+    return "n/a" if math.isnan(error) else f"{error:.0f} %"
+
+
+def reproduces(space: Space, state: Mapping[str, Any]) -> bool:
+    """Whether the validation median error lies within the space's threshold."""
+    error = kdistance.percent(float(state["validation_distance"]))
+    return not math.isnan(error) and error <= space["verdict"]["max_error_pct"]
+
+
+def line(space: Space, state: Mapping[str, Any], order: list[str]) -> str:
+    """The verdict by its keys (reading id, the keys that set it apart), in one of its forms."""
+    reading = named_keys(state, order)
+    if reproduces(space, state):
+        return f"reproduces under reading {reading} (validation median error {error_text(state)})"
+    mover = order[0] if order else "(none)"
     return (
-        "no reading in the declared space reproduces it; "
-        f"the closest is {reading} ({shown}); the parameter that moves it most is {mover}"
+        f"no reading reproduces it; the closest is {reading} ({error_text(state)}); "
+        f"the parameter that moves it most is {mover}"
     )
 
 
-def shortfalls(space: Space, state: Mapping[str, Any]) -> list[str]:
-    """What the verdict rests on too little of: seeds, readings, validation values."""
+def shortfalls(space: Space, cal: Mapping[str, Any], state: Mapping[str, Any]) -> list[str]:
+    """What the verdict rests on too little of: the confirmed runs' seeds, the readings the
+    calibration searched (the space's size), the validation values."""
     return evidence.shortfalls(
-        len(space["seeds"]), int(state["readings"]), int(state["validation_values"])
+        len(state["seeds"]), int(cal["readings"]), int(state["validation_values"])
     )
 
 
-def words(space: Space, state: Mapping[str, Any], top: Mapping[str, list[str]]) -> str:
-    """The verdict in words: the best reading's values and labels; 'not judged: ...' first when
-    the space is too small to judge (the rule of the summary's CI column)."""
+def words(
+    space: Space,
+    cal: Mapping[str, Any],
+    state: Mapping[str, Any],
+    order: list[str],
+    command: str = "",
+) -> str:
+    """The verdict in words, from the confirmed runs: 'reproduces under R', 'no reading
+    reproduces it; the closest is R', or 'not judged: ...' when the space is too small to judge
+    (the rule of the summary's CI column), with the command that judges it where one does."""
     study = space.study
-    error = kdistance.percent(float(state["validation_distance"]))
-    shown = "n/a" if math.isnan(error) else f"{error:.0f} %"
-    reading = labels.reading(study, state["values"])
-    if state["best"] == "a-priori":
-        reading = f"the a-priori reading ({reading})"
+    reading = named(study, state, order)
     count = int(state["validation_values"])
     values = f"{count} value" + ("" if count == 1 else "s")
-    short = shortfalls(space, state)
-    limit = space["verdict"]["max_error_pct"]
+    seeds = len(state["seeds"])
+    confirmed = f"{state['confirmed']} readings confirmed at {seeds} seed" + "s" * (seeds != 1)
+    short = shortfalls(space, cal, state)
     if short:
+        judge = f"; {command} judges it" if command else ""
         return (
-            f"{evidence.not_judged(short)}; best reading: {reading}, validation median error "
-            f"{shown} over {values} (threshold {limit} %)"
+            f"{evidence.not_judged(short)}{judge}; best reading: {reading}, validation median "
+            f"error {error_text(state)} over {values} (threshold "
+            f"{space['verdict']['max_error_pct']} %; {confirmed})"
         )
-    if not math.isnan(error) and error <= limit:
-        return f"reproduces under {reading} (validation median error {shown} over {values})"
-    mover = (top.get(DISTANCE) or [])[:1]
-    moved = labels.parameter(study, mover[0]) if mover else "(none)"
+    if reproduces(space, state):
+        return (
+            f"reproduces under {reading} (validation median error {error_text(state)} over "
+            f"{values}; {confirmed})"
+        )
+    moved = labels.parameter(study, order[0]) if order else "(none)"
     return (
-        f"no reading in the declared space reproduces it; the closest is {reading} ({shown}); "
-        f"the parameter that moves it most is {moved}"
+        f"no reading reproduces it; the closest is {reading} ({error_text(state)} over {values}; "
+        f"{confirmed}); the parameter that moves it most is {moved}"
     )
 
 
 def write(
-    space: Space, sensitivity: Path, sens_state: Path, cal_state: Path, out: Path
+    space: Space,
+    sensitivity: Path,
+    sens_state: Path,
+    cal_state: Path,
+    conf_state: Path,
+    out: Path,
+    command: str = "",
 ) -> dict[str, Any]:
-    """verdict.json from the sensitivity table and both stages' records."""
+    """verdict.json from the sensitivity table and the three stages' records; the verdict and
+    its reading are the confirmation's."""
     table = pd.read_csv(sensitivity)
     sens = json.loads(sens_state.read_text(encoding="utf-8"))
     cal = json.loads(cal_state.read_text(encoding="utf-8"))
+    conf = json.loads(conf_state.read_text(encoding="utf-8"))
     top = top_parameters(table)
+    order = ranking(table)
     verdict = {
-        "verdict": words(space, cal, top),
-        "verdict_keys": line(space, cal, top),
-        "judged": not shortfalls(space, cal),
-        "seeds": len(space["seeds"]),
+        "verdict": words(space, cal, conf, order, command),
+        "verdict_keys": line(space, conf, order),
+        "judged": not shortfalls(space, cal, conf),
+        "seeds": len(conf["seeds"]),
         "readings": cal["readings"],
-        "validation_values": cal["validation_values"],
-        "reading": {"id": cal["best"], "values": cal["values"]},
-        "train_distance": cal["train_distance"],
-        "validation_distance": cal["validation_distance"],
-        "validation_error_pct": round(kdistance.percent(cal["validation_distance"]), 3),
-        "a_priori_train_distance": cal["a_priori_train_distance"],
-        "a_priori_validation_distance": cal["a_priori_validation_distance"],
+        "confirmed": conf["confirmed"],
+        "validation_values": conf["validation_values"],
+        "reading": {
+            "id": conf["best"],
+            "values": conf["values"],
+            "apart": apart(conf, order),
+            "named": named(space.study, conf, order),
+        },
+        "train_distance": conf["train_distance"],
+        "validation_distance": conf["validation_distance"],
+        "validation_error_pct": round(kdistance.percent(conf["validation_distance"]), 3),
+        "a_priori_train_distance": conf["a_priori_train_distance"],
+        "a_priori_validation_distance": conf["a_priori_validation_distance"],
+        "calibration_best": cal["best"],
         "threshold_pct": space["verdict"]["max_error_pct"],
         "top_parameters": top,
         "in_ci_a_priori": cal["in_ci_a_priori"],
         "in_ci_calibrated": cal["in_ci_calibrated"],
+        "in_ci_confirmed": conf["in_ci_confirmed"],
+        "in_ci_a_priori_confirmed": conf["in_ci_a_priori"],
         "values_compared": cal["values_compared"],
         "per_metric": cal["per_metric"],
-        "runs": sens["runs"] + cal["runs"],
-        "runs_made": sens["ran"] + cal["ran"],
+        "runs": sens["runs"] + cal["runs"] + conf["runs"],
+        "runs_made": sens["ran"] + cal["ran"] + conf["ran"],
+        "confirmation_runs": conf["runs"],
         # This invocation's elapsed time (runs already current cost nothing), and the runs' own
         # simulate-and-parse times summed (serial, whenever they were made).
-        "wall_s": round(sens["wall_s"] + cal["wall_s"], 3),
-        "run_wall_s": round(sens["run_wall_s"] + cal["run_wall_s"], 3),
+        "wall_s": round(sens["wall_s"] + cal["wall_s"] + conf["wall_s"], 3),
+        "run_wall_s": round(sens["run_wall_s"] + cal["run_wall_s"] + conf["run_wall_s"], 3),
         "train": dict(space["train"]),
         "overrides": dict(space["overrides"]),
         "fitted": True,

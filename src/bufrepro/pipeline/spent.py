@@ -1,0 +1,61 @@
+"""What a reproduction spent (its runs' recorded CPU per study and stage) and what it left out."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from bufrepro import registry
+from bufrepro.kit import prose
+from bufrepro.pipeline import plan
+
+WORDS = Path(__file__).with_name("spent.yaml")
+
+
+def stage(run_json: Path, study: Path) -> str:
+    """A run's stage by where it lives: the grid (own simulator), a further simulator's grid,
+    the readings, or a study's own rules' runs (results/<S>/<rule>/...)."""
+    parts = run_json.relative_to(study).parts
+    if parts[0] == "runs":
+        return "grid"
+    if parts[0] == "readings":
+        return "readings"
+    if len(parts) > 1 and parts[1] == "runs":
+        return f"grid on {parts[0]}"
+    return parts[0]
+
+
+def spent(results: Path, names: Sequence[str]) -> list[dict[str, Any]]:
+    """Per study and stage: the runs and the CPU seconds their run.json records (simulator and
+    parsers), in study order then stage order of first appearance."""
+    out = []
+    for name in names:
+        study = results / name
+        rows: dict[str, dict[str, Any]] = {}
+        for path in sorted(study.glob("**/run.json")):
+            meta = json.loads(path.read_text(encoding="utf-8"))
+            row = rows.setdefault(stage(path, study), {"runs": 0, "cpu_s": 0.0})
+            row["runs"] += 1
+            row["cpu_s"] += float(sum(meta.get("cpu_s", {}).values()))
+        out += [
+            {"study": name, "stage": k, "runs": v["runs"], "cpu_s": round(v["cpu_s"], 1)}
+            for k, v in rows.items()
+        ]
+    return out
+
+
+def left_out(cfg: Mapping[str, Any]) -> list[str]:
+    """Each study's further simulator the config does not run, with what it would cost and the
+    config that runs it (spent.yaml); a part without words there is named alone."""
+    words = prose.load(WORDS)["left_out"]
+    out = []
+    for name in cfg["studies"]:
+        running = set(plan.simulators(cfg, name))
+        for backend in registry.get(name).simulators():
+            if backend not in running:
+                out.append(
+                    str(words.get(name, {}).get(backend, f"{name} on {backend} is not run."))
+                )
+    return out

@@ -1,0 +1,131 @@
+"""The pages quote a reproduction, not a memory: every verdict and count they mark is the one in
+the committed summary (docs/data/<profile>-summary.json, written by `bufrepro docs-summary`), and
+every page that quotes one names it (profile, date, commit).
+
+Markup: `<!-- quotes: PROFILE -->` ends the sentence naming the reproduction; `"TEXT"<!-- v: KEY
+-->` quotes the summary's string at KEY (dotted, under "studies"; TEXT may stop early and end
+"..."); `N <!-- s: KEY -->` is the summary's number at KEY. A readings verdict's words ("reproduces
+under", "no reading reproduces", ...) anywhere else on these pages are a page stating a verdict
+the summary may not contain: the test fails."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from docs_markup import REPO, rel
+
+DATA = REPO / "docs" / "data"
+PAGES = ("ns3.md", "today-queues.md", "readings.md")
+QUOTING = sorted([*(REPO / "docs" / "studies").glob("*.md"), *(REPO / "docs" / p for p in PAGES)])
+QUOTES = re.compile(r"<!-- quotes: ([\w-]+) -->")
+VERDICT = re.compile(r"\"([^\"]+)\"\s*<!-- v: (.+?) -->")
+NUMBER = re.compile(r"([0-9][0-9,]*)\s*<!-- s: (.+?) -->")
+# A readings verdict in words: a page may state one only as a marked quote of the summary.
+VERDICT_WORDS = re.compile(
+    r"reproduces under|no reading (?:in the declared space )?reproduces", re.I
+)
+# Where the verdicts' forms are described, not stated: marked quotes are checked, words are not.
+DESCRIBES = ("readings.md",)
+
+
+@cache
+def summary(profile: str) -> dict[str, Any]:
+    """The committed summary of a profile's reproduction."""
+    return dict(json.loads((DATA / f"{profile}-summary.json").read_text(encoding="utf-8")))
+
+
+def lookup(data: dict[str, Any], key: str) -> Any:
+    """The value at a dotted key under "studies" (a part may hold dots or slashes: the longest
+    existing name wins)."""
+    node: Any = data["studies"]
+    parts = key.split(".")
+    while parts:
+        for n in range(len(parts), 0, -1):
+            name = ".".join(parts[:n])
+            if isinstance(node, dict) and name in node:
+                node, parts = node[name], parts[n:]
+                break
+        else:
+            raise KeyError(key)
+    return node
+
+
+def problems(text: str, describes: bool = False) -> list[str]:
+    """What a page states that its summary does not: wrong quotes, wrong numbers, unmarked
+    verdicts, a missing or wrong reproduction line."""
+    found = QUOTES.findall(text)
+    if not found:
+        return ["no <!-- quotes: PROFILE --> line"] if VERDICT.search(text) else []
+    out = []
+    data = summary(found[0])
+    repro = data["reproduction"]
+    line = next(ln for ln in text.splitlines() if "<!-- quotes:" in ln)
+    block = text[max(0, text.find(line) - 300) : text.find(line) + len(line)]
+    out += [
+        f"reproduction {k} {repro[k]} not named"
+        for k in ("date", "commit")
+        if repro[k] not in block
+    ]
+    for quoted, key in VERDICT.findall(text):
+        want = str(lookup(data, key))
+        head = quoted.removesuffix("...")
+        if not (want == quoted or (quoted.endswith("...") and want.startswith(head))):
+            out.append(f"{key}: page says {quoted!r}, the summary {want!r}")
+    for number, key in NUMBER.findall(text):
+        if int(number.replace(",", "")) != int(lookup(data, key)):
+            out.append(f"{key}: page says {number}, the summary {lookup(data, key)}")
+    if describes:
+        return out
+    bare = VERDICT.sub("", text)
+    out += [
+        f"unquoted verdict: ...{bare[m.start() - 40 : m.end() + 40]!r}"
+        for m in VERDICT_WORDS.finditer(bare)
+    ]
+    return out
+
+
+@pytest.mark.parametrize("page", QUOTING, ids=rel)
+def test_a_page_states_only_what_its_summary_holds(page: Path) -> None:
+    assert problems(page.read_text(encoding="utf-8"), page.name in DESCRIBES) == []
+
+
+def test_every_study_page_quotes_a_reproduction() -> None:
+    for page in (REPO / "docs" / "studies").glob("*.md"):
+        text = page.read_text(encoding="utf-8")
+        assert QUOTES.search(text), rel(page)
+        assert VERDICT.search(text), rel(page)  # its readings verdict, at least
+
+
+def test_a_doctored_page_fails() -> None:
+    page = (REPO / "docs" / "studies" / "dumbbell.md").read_text(encoding="utf-8")
+    quoted, key = VERDICT.findall(page)[0]
+    # A verdict the summary does not contain, in place of the quoted one.
+    doctored = page.replace(f'"{quoted}"', '"reproduces under the a-priori reading"', 1)
+    assert any(p.startswith(f"{key}: page says") for p in problems(doctored))
+    # The same verdict stated from memory, without the marker.
+    assert any(
+        p.startswith("unquoted verdict") for p in problems(page + "\nno reading reproduces it.\n")
+    )
+    # A count the run does not give.
+    number, nkey = NUMBER.findall(page)[0]
+    wrong = page.replace(
+        f"{number} <!-- s: {nkey} -->", f"{int(number.replace(',', '')) + 1} <!-- s: {nkey} -->", 1
+    )
+    assert any(p.startswith(f"{nkey}: page says") for p in problems(wrong))
+    # Another reproduction's date.
+    date = summary("quick")["reproduction"]["date"]
+    assert any("not named" in p for p in problems(page.replace(date, "1999-01-01")))
+
+
+def test_the_summary_is_what_the_command_writes() -> None:
+    # Its shape: the reproduction, then per study the words of the summary and the counts.
+    data = summary("quick")
+    assert set(data["reproduction"]) == {"profile", "date", "commit"}
+    assert set(data["studies"]) == {"dumbbell", "hstcp", "ramya", "vegas"}
+    for part in data["studies"].values():
+        assert {"summary", "claims", "readings", "cross_sim", "queues"} <= set(part)
