@@ -335,8 +335,10 @@ def _from_flags(
     name, said = free_name(args.name or default_name(block), block, bool(args.name))
     path = Path("experiments") / f"{name}.yaml"
     try:
+        # The studies' defaults are not validated: advise runs none of them (a machine without
+        # ns-3 still advises on ns-2 although the default config runs the dumbbell on ns-3).
         configuration.validate(
-            {**configuration.load(), "studies": [], "experiments": {name: block}}
+            {**configuration.defaults(), "studies": [], "experiments": {name: block}}
         )
     except configuration.ConfigError as err:
         raise configuration.ConfigError(flag_message(str(err), name)) from None

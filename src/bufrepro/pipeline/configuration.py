@@ -261,6 +261,14 @@ def check_files(paths: Iterable[str | Path]) -> None:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
 
 
+def defaults() -> dict[str, Any]:
+    """The default files merged, not yet validated (a caller overrides keys, then validates)."""
+    merged: dict[str, Any] = {}
+    for path in default_files():
+        merged = configs.merge(merged, configs.read_yaml(path) or {})
+    return merged
+
+
 def load(*paths: Path, profile: str | None = None) -> dict[str, Any]:
     """Merge the default files, a profile's files and `paths` (later ones win), then validate."""
     merged: dict[str, Any] = {}
