@@ -8,7 +8,7 @@ from typing import Any
 
 import pandas as pd
 
-from bufrepro.kit.claims import Check, Claim, context, evaluate_claims
+from bufrepro.kit.claims import Check, Claim, context, evaluate_claims, welch_check
 from bufrepro.kit.stats import wide_column
 from bufrepro.kit.study import Block
 from bufrepro.studies.ramya import effects as fx
@@ -42,7 +42,7 @@ def _falls_slightly(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
                 c0, c1 = spread[i], spread[i + 1]
                 tol = th["tput_frac"] * (c0[1] + c1[1]) / 2
                 where = f"{ctx}, buffer {b0}->{b1}"
-                out.append(fx.check(where, "goodput:", c0, c1, tol, -1, False))
+                out.append(welch_check(where, "goodput:", c0, c1, tol, -1, False))
             first, last = spread[0], spread[-1]
             out.append(
                 fx.slight_fall(
@@ -79,7 +79,7 @@ def _rtt_sharp(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
             if spread is not None:  # each step a test: the rise against step_frac
                 c0, c1 = spread[i], spread[i + 1]
                 tol = th["step_frac"] * (c0[1] + c1[1]) / 2
-                out.append(fx.check(where, "RTT (s):", c0, c1, tol, 1, False))
+                out.append(welch_check(where, "RTT (s):", c0, c1, tol, 1, False))
                 continue
             out.append(Check(where, bool(v1 > v0), f"{v0:.3f} -> {v1:.3f} s"))
         (b0, v0), (b1, v1) = vals[0], vals[-1]
@@ -90,7 +90,7 @@ def _rtt_sharp(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
             target = (n, factor * m, factor * sd)
             what = f"RTT (s), x{factor:g} the smallest buffer's -> the largest's:"
             tol = th["step_frac"] * target[1]
-            out.append(fx.check(where, what, target, spread[-1], tol, 1, True))
+            out.append(welch_check(where, what, target, spread[-1], tol, 1, True))
             continue
         out.append(
             Check(where, bool(v1 >= factor * v0), f"x{v1 / v0:.1f} (sharp: at least x{factor:g})")
@@ -190,7 +190,9 @@ def _remedy(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
             frac = th["remedy_rtt_frac"]
             target = (c_big[0], frac * c_big[1], frac * c_big[2])
             what = f"ping RTT (s), {frac:.0%} of the largest window's -> the fitted window's:"
-            out.append(fx.check(where, what, target, c_fit, th["step_frac"] * target[1], -1, True))
+            out.append(
+                welch_check(where, what, target, c_fit, th["step_frac"] * target[1], -1, True)
+            )
             continue
         ratio = float(fit["rtt"]) / float(largest["rtt"])
         out.append(

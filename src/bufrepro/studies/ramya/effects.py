@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from bufrepro.kit import verdicts as vocab
-from bufrepro.kit.claims import Check
+from bufrepro.kit.claims import Check, all_of, welch_check
 
 # A cell's summary of one column: (n, mean, sd), the summary's seeds, mean and spread.
 Cell = tuple[int, float, float]
@@ -37,18 +37,6 @@ def power(t: Cell, r: Cell) -> Cell:
     p = t[1] / r[1]
     rel = math.hypot(t[2] / t[1] if t[1] else 0.0, r[2] / r[1] if r[1] else 0.0)
     return min(t[0], r[0]), p, abs(p) * rel
-
-
-def check(
-    where: str, what: str, a: Cell, b: Cell, tol: float, direction: int, bound: bool
-) -> Check:
-    """b against a as a test: Welch's 90 % interval of b - a against tol, a claim that b differs
-    in `direction` (vocab.claim_outcome) or, `bound`, that b reaches a (vocab.bound_outcome)."""
-    iv = vocab.welch(a, b, vocab.CLAIM_CONFIDENCE)
-    judge = vocab.bound_outcome if bound else vocab.claim_outcome
-    outcome = judge(iv, tol, direction)
-    text = vocab.evidence(what, a[1], b[1], iv, tol, outcome)
-    return Check(where, outcome == vocab.word("claim", HOLDS), text, outcome)
 
 
 def slight_fall(where: str, a: Cell, b: Cell, tol: float, slight: float) -> Check:
@@ -102,12 +90,12 @@ def knee_tests(
     buffers = list(g["buffer"])
     for b, c in zip(buffers, spread, strict=True):
         if b < th["optimum_low"]:
-            out.append(check(f"{ctx}, buffer {b} short", what, target, c, tol, -1, False))
+            out.append(welch_check(f"{ctx}, buffer {b} short", what, target, c, tol, -1, False))
     upto = [i for i, b in enumerate(buffers) if b <= th["optimum_high"]]
     if upto:
         i = upto[-1]
         where = f"{ctx}, buffer {buffers[i]} reaches"
-        out.append(check(where, what, target, spread[i], tol, 1, True))
+        out.append(welch_check(where, what, target, spread[i], tol, 1, True))
     return [all_of(ctx, out)]
 
 
@@ -127,7 +115,7 @@ def power_tests(ctx: str, g: pd.DataFrame, th: Mapping[str, float]) -> list[Chec
     tol = th["power_frac"] * best[1]
     what = f"throughput/RTT, buffer {best_b} -> the buffer's:"
     tests = [
-        check(f"{ctx}, buffer {b} below", what, best, p, tol, -1, False)
+        welch_check(f"{ctx}, buffer {b} below", what, best, p, tol, -1, False)
         for b, p in powers.items()
         if b not in inside
     ]
@@ -144,33 +132,14 @@ def tolerate_tests(where: str, g: pd.DataFrame, th: Mapping[str, float]) -> list
         return None
     low, high = th["drop_share_low"], th["drop_share_high"]
     most = [
-        check(where, f"drop share, smallest buffer -> buffer {b}:", share[0], c, tol, -1, False)
+        welch_check(
+            where, f"drop share, smallest buffer -> buffer {b}:", share[0], c, tol, -1, False
+        )
         for b, c, tol in zip(list(g["buffer"])[1:], share[1:], itertools.repeat(th["drop_frac"]))
     ]
     out = [in_range(where, "drop share", share[0], low, high), all_of(where, most)]
     n, m, sd = max(tput, key=lambda c: c[1])
     target = (n, th["tolerate_frac"] * m, th["tolerate_frac"] * sd)
     what = f"throughput, {th['tolerate_frac']:.0%} of the largest -> the smallest buffer's:"
-    out.append(check(where, what, target, tput[0], th["tput_frac"] * target[1], 1, True))
+    out.append(welch_check(where, what, target, tput[0], th["tput_frac"] * target[1], 1, True))
     return out
-
-
-def all_of(where: str, checks: Sequence[Check]) -> Check:
-    """One check from the tests that together make it: fails when one fails; holds when all
-    hold; else not judged when one is, no meaningful difference when every other one is that,
-    undecided otherwise. Its evidence lists theirs."""
-    got = [c.result for c in checks]
-    w = {k: vocab.word("claim", k) for k in ("holds", "fails", "not_judged", "no_difference")}
-    rest = [o for o in got if o != w["holds"]]
-    if w["fails"] in got:
-        outcome = w["fails"]
-    elif not rest:
-        outcome = w["holds"]
-    elif w["not_judged"] in rest:
-        outcome = w["not_judged"]
-    elif all(o == w["no_difference"] for o in rest):
-        outcome = w["no_difference"]
-    else:
-        outcome = vocab.word("claim", "undecided")
-    text = "; ".join(f"{c.context.removeprefix(where).lstrip(', ')} {c.evidence}" for c in checks)
-    return Check(where, outcome == w["holds"], text.strip(), outcome)
