@@ -181,3 +181,18 @@ def test_remedy_is_a_test_against_remedy_rtt_frac() -> None:
     assert cells(0.1, 0.005) == ["holds"]
     assert cells(1.2, 0.005) == ["fails"]
     assert cells(0.87, 0.1, 2) == ["undecided"]
+
+
+def test_sharp_rtt_overall_is_a_threshold_test() -> None:
+    """The largest buffer's RTT against sharp_factor (5) x the smallest's, within step_frac (5 %)
+    of it: x10 holds; x4.9, tight, is within 5 % of x5: holds; x4 fails; x4.5 with sd 0.05 s
+    at 2 seeds spans the bound: undecided."""
+
+    def overall(rtts: list[float], sd: float, n: int = 5) -> str:
+        cells = table([(b, 900, r, 0.01) for b, r in zip((1, 10), rtts, strict=True)])
+        return results("rtt_grows_sharply", spread(cells, {"rtt": sd}, n))[-1]
+
+    assert overall([0.03, 0.3], 0.001) == "holds"
+    assert overall([0.1, 0.49], 0.001) == "holds"
+    assert overall([0.1, 0.4], 0.001) == "fails"
+    assert overall([0.1, 0.45], 0.05, 2) == "undecided"
