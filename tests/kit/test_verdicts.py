@@ -122,3 +122,33 @@ def test_a_no_change_claim_holds_inside_the_tolerance() -> None:
     wide = per_seed([300.0, 400.0, 320.0, 410.0, 290.0, 395.0])
     assert v.flat_outcome(v.difference(BASE, wide), 10.0) == "undecided"
     assert v.flat_outcome(v.difference({1: 1.0}, {1: 2.0}), 10.0).startswith("not judged")
+
+
+def test_a_threshold_claim_is_a_non_inferiority_test() -> None:
+    """b at least a within the tolerance: holds when the interval clears -tolerance, fails when
+    it lies below it, undecided when it spans it; direction -1 mirrors it (b at most a)."""
+    assert v.bound_outcome(v.Interval(-2.0, -4.0, 0.5, 5, False), 5.0, 1) == "holds"
+    assert v.bound_outcome(v.Interval(-9.0, -12.0, -6.0, 5, False), 5.0, 1) == "fails"
+    assert v.bound_outcome(v.Interval(-5.0, -8.0, -2.0, 5, False), 5.0, 1) == "undecided"
+    assert v.bound_outcome(v.Interval(2.0, -0.5, 4.0, 5, False), 5.0, -1) == "holds"
+    assert v.bound_outcome(v.Interval(9.0, 6.0, 12.0, 5, False), 5.0, -1) == "fails"
+    assert v.bound_outcome(v.NO_INTERVAL, 5.0, 1).startswith("not judged")
+
+
+def test_several_tests_make_one_check() -> None:
+    """kit.claims.all_of: one failing test fails the check; all holding hold it; holds beside
+    no meaningful difference is no meaningful difference; beside undecided, undecided."""
+    from bufrepro.kit.claims import Check, all_of, welch_check
+
+    holds = welch_check("c", "x:", (5, 100.0, 1.0), (5, 80.0, 1.0), 5.0, -1, False)
+    same = welch_check("c", "x:", (5, 100.0, 1.0), (5, 100.5, 1.0), 5.0, -1, False)
+    fails = welch_check("c", "x:", (5, 100.0, 1.0), (5, 120.0, 1.0), 5.0, -1, False)
+    vague = welch_check("c", "x:", (2, 100.0, 20.0), (2, 95.0, 20.0), 5.0, -1, False)
+    assert [c.result for c in (holds, same, fails, vague)] == [
+        "holds", "no meaningful difference", "fails", "undecided"
+    ]  # fmt: skip
+    assert all_of("c", [holds, holds]).result == "holds"
+    assert all_of("c", [holds, fails, vague]).result == "fails"
+    assert all_of("c", [holds, same]).result == "no meaningful difference"
+    assert all_of("c", [same, vague]).result == "undecided"
+    assert isinstance(all_of("c", []), Check) and all_of("c", []).result == "holds"

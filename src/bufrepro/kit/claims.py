@@ -107,6 +107,46 @@ def monotone_test(
     return test
 
 
+def welch_check(
+    where: str,
+    what: str,
+    a: tuple[int, float, float],
+    b: tuple[int, float, float],
+    tol: float,
+    direction: int,
+    bound: bool,
+) -> Check:
+    """b against a, each a cell's (n, mean, sd), as a test: Welch's 90 % interval of b - a
+    against tol, a claim that b differs in `direction` (verdicts.claim_outcome) or, `bound`,
+    that b reaches a (verdicts.bound_outcome)."""
+    iv = verdicts.welch(a, b, verdicts.CLAIM_CONFIDENCE)
+    judge = verdicts.bound_outcome if bound else verdicts.claim_outcome
+    outcome = judge(iv, tol, direction)
+    text = verdicts.evidence(what, a[1], b[1], iv, tol, outcome)
+    return Check(where, outcome == verdicts.word("claim", "holds"), text, outcome)
+
+
+def all_of(where: str, checks: Sequence[Check]) -> Check:
+    """One check from the tests that together make it: fails when one fails; holds when all
+    hold; else not judged when one is, no meaningful difference when every other one is that,
+    undecided otherwise. Its evidence lists theirs."""
+    got = [c.result for c in checks]
+    w = {k: verdicts.word("claim", k) for k in ("holds", "fails", "not_judged", "no_difference")}
+    rest = [o for o in got if o != w["holds"]]
+    if w["fails"] in got:
+        outcome = w["fails"]
+    elif not rest:
+        outcome = w["holds"]
+    elif w["not_judged"] in rest:
+        outcome = w["not_judged"]
+    elif all(o == w["no_difference"] for o in rest):
+        outcome = w["no_difference"]
+    else:
+        outcome = verdicts.word("claim", "undecided")
+    text = "; ".join(f"{c.context.removeprefix(where).lstrip(', ')} {c.evidence}" for c in checks)
+    return Check(where, outcome == w["holds"], text.strip(), outcome)
+
+
 def verdict(checks: Sequence[Check], holds_frac: float) -> str:
     """One verdict in kit.verdicts' vocabulary over the comparisons' outcomes."""
     return verdicts.combined([c.result for c in checks], holds_frac)

@@ -121,6 +121,21 @@ def claim_outcome(iv: Interval, tolerance: float, direction: int) -> str:
     return word("claim", "undecided")
 
 
+def bound_outcome(iv: Interval, tolerance: float, direction: int) -> str:
+    """A claim that b reaches a (direction +1: b at least a; -1: b at most a), a threshold, within
+    `tolerance` (non-inferiority): holds when the interval clears -tolerance on the claimed side,
+    fails when it lies wholly beyond -tolerance on the other, undecided when it spans it; not
+    judged without an interval."""
+    if not iv.judged:
+        return word("claim", "not_judged")
+    low, high = (iv.low, iv.high) if direction > 0 else (-iv.high, -iv.low)
+    if low > -tolerance:
+        return word("claim", "holds")
+    if high < -tolerance:
+        return word("claim", "fails")
+    return word("claim", "undecided")
+
+
 def flat_outcome(iv: Interval, tolerance: float) -> str:
     """A claim that b - a does not change (by less than `tolerance`, its smallest effect of
     interest): holds when the interval lies inside +-tolerance (TOST), fails when it clears a

@@ -83,3 +83,116 @@ def test_rtt_steps_are_tests_on_the_cells_spread() -> None:
     # without sd (the paper's own table) a step is the means' comparison, as before
     plain = claim.check(table([(1, 9, 0.3, 0), (10, 9, 0.303, 0)]), th)
     assert plain[0].result == "holds"
+
+
+TH = {**THRESHOLDS, "step_frac": 0.05, "tput_frac": 0.01, "power_frac": 0.05, "drop_frac": 0.002}
+
+
+def results(claim_id: str, cells: pd.DataFrame) -> list[str]:
+    claim = next(c for c in CLAIMS if c.claim_id == claim_id)
+    return [c.result for c in claim.check(cells, TH)]
+
+
+def spread(cells: pd.DataFrame, sd: dict[str, float], n: int = 5) -> pd.DataFrame:
+    """The cells with each named column's sd and n (our runs' summary)."""
+    return cells.assign(**{f"{c}_sd": s for c, s in sd.items()}, **{f"{c}_n": n for c in sd})
+
+
+def test_goodput_fall_is_a_test_against_tput_frac() -> None:
+    """tput_frac 0.01: Table 1's 2.5 % step holds, its 0.4 % step is no meaningful difference,
+    the whole 2.8 % fall holds (above 1 %, at most slight_frac 5 %); a 20 % fall is not slight:
+    fails; a rise fails; a 2 % fall with sd 1000 at 2 seeds is undecided."""
+    falls = table([(10, 54722, 0.09, 0), (50, 53375, 0.2, 0), (500, 53181, 2, 0)], "Table 1")
+    assert results("goodput_falls_slightly", spread(falls, {"tput": 100})) == [
+        "holds", "no meaningful difference", "holds"
+    ]  # fmt: skip
+    steep = table([(10, 50000, 0.09, 0), (500, 40000, 2, 0)], "Table 1")
+    assert results("goodput_falls_slightly", spread(steep, {"tput": 100})) == ["holds", "fails"]
+    rises = table([(10, 50000, 0.09, 0), (500, 55000, 2, 0)], "Table 1")
+    assert results("goodput_falls_slightly", spread(rises, {"tput": 100})) == ["fails", "fails"]
+    noisy = table([(10, 50000, 0.09, 0), (500, 49000, 2, 0)], "Table 1")
+    got = results("goodput_falls_slightly", spread(noisy, {"tput": 1000}, 2))
+    assert got == ["undecided", "undecided"]
+
+
+PAPER5 = [
+    (1, 796, 0.030, 0.025),
+    (2, 880, 0.033, 0.02),
+    (3, 900, 0.035, 0.016),
+    (6, 977, 0.045, 0.013),
+    (12, 984, 0.067, 0.007),
+    (100, 984, 0.381, 0.001),
+]
+
+
+def test_optimum_claims_are_tests_on_the_cells_spread() -> None:
+    """The knee: buffers 1 and 2 clearly short of 95 % of the largest, buffer 6 reaching it
+    (tput_frac 1 %): holds; buffer 2 at 99 % of the largest: fails; buffer 2 at 95 % +- noise:
+    undecided. The power: buffer 2's power above the best in range: fails; every buffer
+    outside clearly below: holds; within 5 % of it: no meaningful difference; the paper's own
+    shape (buffers 1-2 3-4 % above buffer 3, no sd printed) read with a spread: undecided."""
+    sd = {"tput": 3.0, "rtt": 0.0005}
+    assert results("optimum_3_to_6", spread(table(PAPER5), sd)) == ["holds"]
+    flat = table([(1, 500, 0.05, 0.2), (2, 990, 0.05, 0.01), (100, 1000, 0.06, 0.0)])
+    assert results("optimum_3_to_6", spread(flat, sd)) == ["fails"]
+    edge = table([(1, 500, 0.05, 0.2), (2, 950, 0.05, 0.01), (6, 1000, 0.06, 0.0)])
+    assert results("optimum_3_to_6", spread(edge, {"tput": 30.0}, 3)) == ["undecided"]
+    # the paper's shape: buffers 1 and 2 have 3-4 % more power than buffer 3, within
+    # power_frac but with intervals spanning it
+    assert results("optimum_3_to_6_power", spread(table(PAPER5), sd)) == ["undecided"]
+    high = table([(1, 500, 0.05, 0.2), (2, 990, 0.03, 0.01), (3, 1000, 0.04, 0.0)])
+    assert results("optimum_3_to_6_power", spread(high, sd)) == ["fails"]
+    peak = table([(1, 500, 0.05, 0.2), (3, 900, 0.04, 0.01), (100, 1000, 0.4, 0.0)])
+    assert results("optimum_3_to_6_power", spread(peak, sd)) == ["holds"]
+    level = table([(1, 890, 0.04, 0.2), (3, 900, 0.04, 0.01), (100, 1000, 0.4, 0.0)])
+    got = results("optimum_3_to_6_power", spread(level, sd))
+    assert got == ["no meaningful difference"]
+
+
+def test_tolerated_drops_are_tests_on_the_cells_spread() -> None:
+    """drop_frac 0.002: Table 5's shape holds on all three tests (2.5 % in range, 0.5 points
+    above the next buffer's, throughput 81 % of the largest); 2.9 % +- 0.5 points spans the
+    range's top: undecided; a share 0.1 points above the next: no meaningful difference;
+    half the throughput: fails."""
+    sd = {"tput": 3.0, "drop_share": 0.0005}
+    assert results("tolerates_2pct_drops", spread(table(PAPER5), sd)) == ["holds"] * 3
+    wide = table([(1, 900, 0.03, 0.029), (2, 950, 0.033, 0.02), (12, 984, 0.06, 0.01)])
+    assert (
+        results("tolerates_2pct_drops", spread(wide, {"tput": 3.0, "drop_share": 0.005}))[0]
+        == "undecided"
+    )
+    close = table([(1, 900, 0.03, 0.021), (2, 950, 0.033, 0.020), (12, 984, 0.06, 0.01)])
+    assert results("tolerates_2pct_drops", spread(close, sd))[1] == "no meaningful difference"
+    half = table([(1, 490, 0.03, 0.021), (2, 950, 0.033, 0.015), (12, 984, 0.06, 0.01)])
+    assert results("tolerates_2pct_drops", spread(half, sd)) == ["holds", "holds", "fails"]
+
+
+def test_remedy_is_a_test_against_remedy_rtt_frac() -> None:
+    """The fitted window's ping RTT against half the largest window's (step_frac 5 % of it):
+    0.1 vs 0.85 s holds; 1.2 s fails; 0.87 s +- 0.1 s at 2 seeds is undecided."""
+
+    def cells(rtt: float, sd: float, n: int = 5) -> list[str]:
+        rows = zip([2048, 8192, 102400], [30000, 58000, 58100], [0.05, rtt, 1.7], strict=True)
+        df = pd.DataFrame(
+            [{**READING, "buffer": 500, "rwnd_bytes": w, "tput": t, "rtt": r} for w, t, r in rows]
+        )
+        return results("rwnd_remedy", spread(df, {"rtt": sd}, n))
+
+    assert cells(0.1, 0.005) == ["holds"]
+    assert cells(1.2, 0.005) == ["fails"]
+    assert cells(0.87, 0.1, 2) == ["undecided"]
+
+
+def test_sharp_rtt_overall_is_a_threshold_test() -> None:
+    """The largest buffer's RTT against sharp_factor (5) x the smallest's, within step_frac (5 %)
+    of it: x10 holds; x4.9, tight, is within 5 % of x5: holds; x4 fails; x4.5 with sd 0.05 s
+    at 2 seeds spans the bound: undecided."""
+
+    def overall(rtts: list[float], sd: float, n: int = 5) -> str:
+        cells = table([(b, 900, r, 0.01) for b, r in zip((1, 10), rtts, strict=True)])
+        return results("rtt_grows_sharply", spread(cells, {"rtt": sd}, n))[-1]
+
+    assert overall([0.03, 0.3], 0.001) == "holds"
+    assert overall([0.1, 0.49], 0.001) == "holds"
+    assert overall([0.1, 0.4], 0.001) == "fails"
+    assert overall([0.1, 0.45], 0.05, 2) == "undecided"

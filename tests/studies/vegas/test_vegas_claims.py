@@ -8,7 +8,12 @@ from bufrepro.kit.claims import verdict as judge
 from bufrepro.pipeline import configuration
 from bufrepro.studies.vegas.claims import claims_for
 
-THRESHOLDS: dict[str, float] = {"holds_frac": 0.8, "x_tolerance": 0.05, "fit_frac": 0.25}
+THRESHOLDS: dict[str, float] = {
+    "holds_frac": 0.8,
+    "x_tolerance": 0.05,
+    "fit_frac": 0.25,
+    "step_frac": 0.05,
+}
 
 
 def verdict(claim_id: str, cells: pd.DataFrame) -> str:
@@ -92,3 +97,65 @@ def test_spacing_claims_are_tests_on_the_cells_spread() -> None:
     # the paper's tables (no sd): spacing's mean below standard's, as before
     plain = packet_cells([("standard", 512, 100.0, 50.0), ("spacing", 512, 99.0, 50.0)])
     assert [c.result for c in claim.check(plain, th)] == ["holds"]
+
+
+def results(claim_id: str, cells: pd.DataFrame) -> list[str]:
+    block = configuration.load()["vegas"]
+    claim = next(c for c in claims_for(block) if c.claim_id == claim_id)
+    return [c.result for c in claim.check(cells, THRESHOLDS)]
+
+
+def with_sd(cells: pd.DataFrame, sd: dict[str, float], n: int = 5) -> pd.DataFrame:
+    """The cells with each named column's sd and n (our runs' summary)."""
+    return cells.assign(**{f"{c}_sd": s for c, s in sd.items()}, **{f"{c}_n": n for c in sd})
+
+
+def test_packet_size_claims_are_tests_against_step_frac() -> None:
+    """step_frac 0.05: a delay step 54 -> 72 ms, tight, holds; 54 -> 54.5 ms is no meaningful
+    difference; 54 -> 60 ms with sd 10 ms at 2 seeds undecided; 60 -> 54 ms fails. The ratio
+    at 512 B 5 % below every other size's by more than 5 %: best holds; 2 % below the next:
+    no meaningful difference; a ratio above 128 B's: fails."""
+
+    def delay(d0: float, d1: float, sd: float, n: int = 5) -> list[str]:
+        cells = packet_cells([("spacing", 64, d0, 100.0), ("spacing", 128, d1, 100.0)])
+        return results("delay_rises_with_packet_size", with_sd(cells, {"delay": sd}, n))
+
+    assert delay(54, 72, 0.5) == ["holds"]
+    assert delay(54, 54.5, 0.5) == ["no meaningful difference"]
+    assert delay(54, 60, 10, 2) == ["undecided"]
+    assert delay(60, 54, 0.5) == ["fails"]
+
+    def best(ratios: list[float]) -> list[str]:
+        sizes = (128, 512, 1024)
+        cells = packet_cells(
+            [("spacing", p, r * 100, 100.0) for p, r in zip(sizes, ratios, strict=True)]
+        )
+        return results("best_packet_512", with_sd(cells, {"ratio": 0.001}))
+
+    assert best([0.5, 0.2, 0.3]) == ["holds"]
+    assert best([0.5, 0.2, 0.204]) == ["no meaningful difference"]
+    assert best([0.1, 0.2, 0.3]) == ["fails"]
+    # each step of the ratio: falls to 512 B, rises above it, each against 5 % of the two
+    steps = packet_cells([("spacing", p, r * 100, 100.0) for p, r in ((256, 0.5), (512, 0.2))])
+    assert results("ratio_falls_until_512", with_sd(steps, {"ratio": 0.001})) == ["holds"]
+
+
+def test_rtt_claims_are_tests_against_step_frac() -> None:
+    """Delay along the RTT and the upper boundary's throughput are steps against 5 % of the two
+    cells' mean. x_0835's split is read off the runs only where its gap clears 5 %: the stated
+    split with a 600 kb/s gap holds, X = 0.835 within 0.05 too; a 2 % gap is no meaningful
+    difference for both; a wide spread at 2 seeds leaves both undecided."""
+    stated = {r: (800.0 if r >= 100 else 200.0) for r in range(40, 151, 10)}
+    tight = with_sd(rtt_cells(stated), {"tput": 5.0, "delay": 0.1})
+    assert set(results("rtt_upper_boundary", tight)) == {"holds"}
+    assert set(results("delay_rises_with_rtt", tight)) == {"holds"}  # 5 ms steps of 40-95 ms
+    assert results("x_0835", tight) == ["holds", "holds"]
+    level = {r: (800.0 if r >= 100 else 785.0) for r in range(40, 151, 10)}
+    flat = with_sd(rtt_cells(level), {"tput": 1.0})
+    assert results("x_0835", flat) == ["no meaningful difference"] * 2
+    assert set(results("rtt_upper_boundary", flat)) == {"no meaningful difference"}
+    noisy = with_sd(rtt_cells({r: (800.0 if r >= 100 else 700.0) for r in stated}), {"tput": 300})
+    assert results("x_0835", noisy.assign(tput_n=2)) == ["undecided"] * 2
+    # a real gap at the wrong place: the boundary fails, X is judged over the runs' split
+    early = {r: (800.0 if r >= 60 else 200.0) for r in range(40, 151, 10)}
+    assert results("x_0835", with_sd(rtt_cells(early), {"tput": 5.0}))[0] == "fails"

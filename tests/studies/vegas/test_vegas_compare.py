@@ -20,12 +20,18 @@ def test_cells_equal_to_the_paper_agree_everywhere() -> None:
     assert (simulated["abs_diff"].abs() < 1e-9).all() and simulated["in_ci"].all()
     assert len(diff) == 88 + 49  # and every printed value of Tables V-VI, computed
     claims = out["claims"]
-    # the spacing claims are tests on our cells' spread (claims.spacing_frac), the paper's
-    # table a comparison of its means: their words may part; every other claim agrees
-    spacing = claims["claim"].str.startswith("spacing_")
-    same = claims[~spacing]
-    assert (same["verdict"] == same["paper_table_verdict"]).all()
-    assert spacing.sum() == 6
+    # our cells' claims are tests (claims.spacing_frac, claims.step_frac; here sd 0, so exact
+    # differences against the tolerance), the paper's table a comparison of its means: they
+    # part where the paper's own differences are under 5 % (spacing's gains on some cells, Fig.
+    # 6's smaller RTT steps: "no meaningful difference"); every other claim agrees
+    parted = set(claims.loc[claims["verdict"] != claims["paper_table_verdict"], "claim"])
+    assert parted == {
+        "spacing_lowers_delay",
+        "spacing_raises_throughput",
+        "spacing_raises_efficiency",
+        "delay_rises_with_rtt",
+    }
+    assert claims.loc[claims["claim"] == "delay_rises_with_rtt", "verdict"].eq("partly").all()
     assert set(claims["scope"]) == {"diffed readings", "all readings"}
     notes = out["notes"]
     assert {"which reading fits which table", "how the seeds spread"} <= set(notes["section"])

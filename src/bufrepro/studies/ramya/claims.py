@@ -8,10 +8,10 @@ from typing import Any
 
 import pandas as pd
 
-from bufrepro.kit import verdicts as vocab
-from bufrepro.kit.claims import Check, Claim, context, evaluate_claims
+from bufrepro.kit.claims import Check, Claim, context, evaluate_claims, welch_check
 from bufrepro.kit.stats import wide_column
 from bufrepro.kit.study import Block
+from bufrepro.studies.ramya import effects as fx
 from bufrepro.studies.ramya.cells import TABLES, cells, published_wide, reading_of, with_derived
 from bufrepro.studies.ramya.params import KEYS, READING
 
@@ -36,6 +36,24 @@ def _falls_slightly(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
     for key, g in _groups(df.dropna(subset=["tput"]), READING, "buffer"):
         ctx = context(READING, key)
         vals = list(zip(g["buffer"], g["tput"], strict=True))
+        spread = fx.cells(g.to_dict("records"), "tput")
+        if spread is not None:  # our cells: each step and the whole fall a test (tput_frac)
+            for i, ((b0, _), (b1, _)) in enumerate(itertools.pairwise(vals)):
+                c0, c1 = spread[i], spread[i + 1]
+                tol = th["tput_frac"] * (c0[1] + c1[1]) / 2
+                where = f"{ctx}, buffer {b0}->{b1}"
+                out.append(welch_check(where, "goodput:", c0, c1, tol, -1, False))
+            first, last = spread[0], spread[-1]
+            out.append(
+                fx.slight_fall(
+                    f"{ctx}, buffer {vals[0][0]}->{vals[-1][0]} overall",
+                    first,
+                    last,
+                    th["tput_frac"] * first[1],
+                    th["slight_frac"] * first[1],
+                )
+            )
+            continue
         for (b0, v0), (b1, v1) in itertools.pairwise(vals):
             out.append(Check(f"{ctx}, buffer {b0}->{b1}", bool(v1 < v0), f"{v0:.0f} -> {v1:.0f}"))
         (b0, v0), (b1, v1) = vals[0], vals[-1]
@@ -50,50 +68,47 @@ def _falls_slightly(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
     return out
 
 
-def _rise(where: str, r0: Mapping[str, Any], r1: Mapping[str, Any], frac: float) -> Check:
-    """One buffer step's RTT rise as a test (kit.verdicts): Welch's 90 % interval of the
-    difference of the two cells' means (the summary's n and sd) against frac x their mean RTT,
-    the step's smallest effect of interest."""
-    a, b = (int(r0["rtt_n"]), r0["rtt"], r0["rtt_sd"]), (int(r1["rtt_n"]), r1["rtt"], r1["rtt_sd"])
-    iv = vocab.welch(a, b, vocab.CLAIM_CONFIDENCE)
-    tol = frac * (r0["rtt"] + r1["rtt"]) / 2
-    outcome = vocab.claim_outcome(iv, tol, 1)
-    text = vocab.evidence("RTT (s):", r0["rtt"], r1["rtt"], iv, tol, outcome)
-    return Check(where, outcome == vocab.word("claim", "holds"), text, outcome)
-
-
 def _rtt_sharp(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
     out = []
     for key, g in _groups(df.dropna(subset=["rtt"]), READING, "buffer"):
         ctx = context(READING, key)
         vals = list(zip(g["buffer"], g["rtt"], strict=True))
-        rows = g.to_dict("records")
-        for ((b0, v0), (b1, v1)), (r0, r1) in zip(
-            itertools.pairwise(vals), itertools.pairwise(rows), strict=True
-        ):
+        spread = fx.cells(g.to_dict("records"), "rtt")
+        for i, ((b0, v0), (b1, v1)) in enumerate(itertools.pairwise(vals)):
             where = f"{ctx}, buffer {b0}->{b1}"
-            if "rtt_sd" in r0 and pd.notna(r0["rtt_sd"]) and pd.notna(r1["rtt_sd"]):
-                out.append(_rise(where, r0, r1, th["step_frac"]))
+            if spread is not None:  # each step a test: the rise against step_frac
+                c0, c1 = spread[i], spread[i + 1]
+                tol = th["step_frac"] * (c0[1] + c1[1]) / 2
+                out.append(welch_check(where, "RTT (s):", c0, c1, tol, 1, False))
                 continue
             out.append(Check(where, bool(v1 > v0), f"{v0:.3f} -> {v1:.3f} s"))
         (b0, v0), (b1, v1) = vals[0], vals[-1]
+        where = f"{ctx}, buffer {b0}->{b1} overall"
+        factor = th["sharp_factor"]
+        if spread is not None:  # the largest buffer's RTT reaches sharp_factor x the smallest's
+            n, m, sd = spread[0]
+            target = (n, factor * m, factor * sd)
+            what = f"RTT (s), x{factor:g} the smallest buffer's -> the largest's:"
+            tol = th["step_frac"] * target[1]
+            out.append(welch_check(where, what, target, spread[-1], tol, 1, True))
+            continue
         out.append(
-            Check(
-                f"{ctx}, buffer {b0}->{b1} overall",
-                bool(v1 >= th["sharp_factor"] * v0),
-                f"x{v1 / v0:.1f} (sharp: at least x{th['sharp_factor']:g})",
-            )
+            Check(where, bool(v1 >= factor * v0), f"x{v1 / v0:.1f} (sharp: at least x{factor:g})")
         )
     return out
 
 
 def _in_range(b: float, th: Mapping[str, float]) -> bool:
-    return bool(th["optimum_low"] <= b <= th["optimum_high"])
+    return fx.optimum(b, th)
 
 
 def _knee(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
     out = []
     for key, g in _groups(df.dropna(subset=["tput"]), READING, "buffer"):
+        spread = fx.cells(g.to_dict("records"), "tput")
+        if spread is not None:
+            out += fx.knee_tests(context(READING, key), g, spread, th)
+            continue
         target = th["knee_frac"] * g["tput"].max()
         knee = g[g["tput"] >= target]["buffer"].min()
         out.append(
@@ -110,6 +125,10 @@ def _knee(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
 def _power(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
     out = []
     for key, g in _groups(df.dropna(subset=["tput", "rtt"]), READING, "buffer"):
+        tests = fx.power_tests(context(READING, key), g, th)
+        if tests is not None:
+            out += tests
+            continue
         power = g["tput"] / g["rtt"]
         best = g.loc[power.idxmax(), "buffer"]
         out.append(
@@ -128,6 +147,10 @@ def _tolerates(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
         ctx = context(READING, key)
         first = g.iloc[0]
         b, share = first["buffer"], float(first["drop_share"])
+        tests = fx.tolerate_tests(f"{ctx}, buffer {b}", g, th)
+        if tests is not None:
+            out += tests
+            continue
         low, high = th["drop_share_low"], th["drop_share_high"]
         out.append(
             Check(
@@ -161,10 +184,20 @@ def _remedy(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
     for key, g in _groups(df.dropna(subset=["tput", "rtt"]), by, "rwnd_bytes"):
         fit = g[g["tput"] >= th["remedy_goodput_frac"] * g["tput"].max()].iloc[0]
         largest = g.iloc[-1]
+        where = f"{context(by, key)}, rwnd {fit['rwnd_bytes']} vs {largest['rwnd_bytes']} B"
+        c_fit, c_big = fx.cell(fit, "rtt"), fx.cell(largest, "rtt")
+        if c_fit is not None and c_big is not None:  # the fit's RTT at most remedy_rtt_frac's
+            frac = th["remedy_rtt_frac"]
+            target = (c_big[0], frac * c_big[1], frac * c_big[2])
+            what = f"ping RTT (s), {frac:.0%} of the largest window's -> the fitted window's:"
+            out.append(
+                welch_check(where, what, target, c_fit, th["step_frac"] * target[1], -1, True)
+            )
+            continue
         ratio = float(fit["rtt"]) / float(largest["rtt"])
         out.append(
             Check(
-                f"{context(by, key)}, rwnd {fit['rwnd_bytes']} vs {largest['rwnd_bytes']} B",
+                where,
                 bool(ratio <= th["remedy_rtt_frac"]),
                 f"ping RTT {fit['rtt'] * 1000:.0f} vs {largest['rtt'] * 1000:.0f} ms "
                 f"({ratio:.0%}) at {fit['tput'] / g['tput'].max():.0%} of the largest goodput",
@@ -179,7 +212,10 @@ CLAIMS: tuple[Claim, ...] = (
         ("Table 1", "Table 1" + ALL),
         "Goodput falls slightly as the buffer grows (Table 1; abstract, conclusion).",
         "Per reading (tcp, B2, rwnd, delays): goodput falls at each buffer step, and from the "
-        "smallest to the largest buffer by more than 0 and at most slight_frac.",
+        "smallest to the largest buffer by more than 0 and at most slight_frac. On our cells "
+        "tests (kit.verdicts, Welch on the cells' n and sd): each step's fall against tput_frac "
+        "of the two cells' mean; the whole fall's 90 % interval above tput_frac and at most "
+        "slight_frac of the smallest buffer's goodput.",
         _falls_slightly,
     ),
     Claim(
@@ -188,7 +224,8 @@ CLAIMS: tuple[Claim, ...] = (
         "RTT grows sharply as the buffer grows (TCP RTT in Tables 1 and 5, ping RTT in Fig. 2).",
         "Per reading: RTT rises at each buffer step, and the largest buffer's RTT is at least "
         "sharp_factor times the smallest's. On our runs each step is a test (kit.verdicts): "
-        "Welch's 90 % interval of the rise against step_frac of the two cells' mean RTT.",
+        "Welch's 90 % interval of the rise against step_frac of the two cells' mean RTT; the "
+        "largest buffer's RTT reaches sharp_factor x the smallest's within step_frac of it.",
         _rtt_sharp,
     ),
     Claim(
@@ -196,7 +233,9 @@ CLAIMS: tuple[Claim, ...] = (
         ("Table 5", "Table 5" + ALL),
         "The throughput-latency optimum lies between 3 and 6 buffers (Table 5).",
         "Per reading: the knee - the smallest buffer whose throughput reaches knee_frac of the "
-        "largest - lies in [optimum_low, optimum_high].",
+        "largest - lies in [optimum_low, optimum_high]. On our cells tests: each buffer below "
+        "optimum_low falls short of knee_frac of the largest throughput by more than tput_frac "
+        "of it, and the largest buffer up to optimum_high reaches it within tput_frac.",
         _knee,
     ),
     Claim(
@@ -204,7 +243,9 @@ CLAIMS: tuple[Claim, ...] = (
         ("Table 5", "Table 5" + ALL),
         "The same optimum, read as the largest power (throughput / RTT).",
         "Per reading: the buffer with the largest throughput / RTT lies in "
-        "[optimum_low, optimum_high].",
+        "[optimum_low, optimum_high]. On our cells tests: every buffer outside the range has a "
+        "power below the best one inside by more than power_frac of it (the power's sd by the "
+        "delta method).",
         _power,
     ),
     Claim(
@@ -213,7 +254,9 @@ CLAIMS: tuple[Claim, ...] = (
         "TCP tolerates about 2% drops at a 1-frame buffer, the highest drop share of Table 5.",
         "Per reading, at the smallest buffer: drop share (drops / data packets sent) in "
         "[drop_share_low, drop_share_high]; it is the largest of all buffers; throughput at least "
-        "tolerate_frac of the largest.",
+        "tolerate_frac of the largest. On our cells tests: the share's 90 % interval inside the "
+        "range; above every other buffer's by more than drop_frac; the throughput reaching "
+        "tolerate_frac of the largest within tput_frac of it.",
         _tolerates,
     ),
     Claim(
@@ -223,7 +266,8 @@ CLAIMS: tuple[Claim, ...] = (
         "delay (conclusion).",
         "Per (tcp, B2, delays, buffer) of the latency setup: the smallest advertised window "
         "reaching remedy_goodput_frac of the largest goodput has a ping RTT of at most "
-        "remedy_rtt_frac of the largest window's.",
+        "remedy_rtt_frac of the largest window's (on our cells a test: not above it by more "
+        "than step_frac of it; the window is chosen on the means).",
         _remedy,
     ),
 )
@@ -245,7 +289,7 @@ def our_claim_cells(block: Block, summary: pd.DataFrame) -> pd.DataFrame:
     "Table 1, all readings" and "Table 5, all readings" every reading of that setup we ran.
     """
     wide = cells(summary)
-    # each metric's sd and n beside its mean (the RTT steps' test)
+    # each metric's sd and n beside its mean (the claims' tests, ramya.effects)
     spread = {c: wide_column(with_derived(summary), KEYS, c) for c in ("sd", "n")}
     parts = []
     for scope, setup, tput, rtt, scale in (
@@ -267,12 +311,15 @@ def our_claim_cells(block: Block, summary: pd.DataFrame) -> pd.DataFrame:
         part["rtt"] = sub[rtt] * scale
         part["drops"] = sub.get("tcp_drops_total")
         part["drop_share"] = sub.get("tcp_loss_rate")
-        for c, side in spread.items():
-            if rtt not in side:  # no spread (one run per cell): the means' comparison
-                part[f"rtt_{c}"] = float("nan")
+        for (col, metric, unit), (c, side) in itertools.product(
+            (("tput", tput, 1.0), ("rtt", rtt, scale), ("drop_share", "tcp_loss_rate", 1.0)),
+            spread.items(),
+        ):
+            if metric not in side:  # no spread (one run per cell): the means' comparison
+                part[f"{col}_{c}"] = float("nan")
                 continue
-            got = sub[[*KEYS]].merge(side[[*KEYS, rtt]], on=list(KEYS), how="left")[rtt]
-            part[f"rtt_{c}"] = got.to_numpy() * (scale if c == "sd" else 1.0)
+            got = sub[[*KEYS]].merge(side[[*KEYS, metric]], on=list(KEYS), how="left")[metric]
+            part[f"{col}_{c}"] = got.to_numpy() * (unit if c == "sd" else 1.0)
         parts.append(part)
     if not parts:
         return pd.DataFrame(columns=[*KEYS, "scope", "tput", "rtt", "drops", "drop_share"])

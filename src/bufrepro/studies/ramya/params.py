@@ -37,6 +37,9 @@ PACKET_HEADERS = ("IP", "TCP", "Flags", "Ping")
 UNSTATED = (
     "grid",
     "claims.step_frac",
+    "claims.tput_frac",
+    "claims.power_frac",
+    "claims.drop_frac",
     "readings.table1.tcp",
     "readings.table1.rwnd_bytes",
     "readings.table5.bottleneck_mbps",

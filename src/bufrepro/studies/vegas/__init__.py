@@ -51,6 +51,7 @@ class Vegas(Study):
     )
     unstated = (
         "claims.spacing_frac",
+        "claims.step_frac",
         "readings.packet.rtt_ms",
         "readings.packet.start_s",
         "readings.rtt.start_s",
