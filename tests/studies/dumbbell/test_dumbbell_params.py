@@ -11,6 +11,7 @@ from bufrepro.studies.dumbbell import STUDY
 from bufrepro.studies.dumbbell.params import config_problems, tcp_fids, tcp_nodes
 
 NS2 = STUDY.scenarios()["ns2"]
+NS3 = STUDY.scenarios()["ns3"]
 
 
 def _point(queue: str, buffer: int, bw: float = 0.5) -> RunPoint:
@@ -54,6 +55,23 @@ def test_parse_args_name_window_and_bottleneck(tiny_cfg: dict[str, Any]) -> None
         # trace_level tally (the default): the parser reads ns's WiredTally stream
         "tally": 1,
     }
+
+
+def test_fq_codel_may_hold_a_packet_longer_than_a_fifo(tiny_cfg: dict[str, Any]) -> None:
+    """FQ-CoDel serves later packets of other flows first (deficit round robin, a flow that
+    emptied first): the parser's longest wait on 4 -> 5 is kit.transit.queue_wait's (the run
+    that waited past a FIFO's: tests/backends/test_ns3_tally.py); the others stay a FIFO's."""
+    block = tiny_cfg["dumbbell"]
+    fifo = NS3.parse_args(block, _point("CoDel", 3))
+    for queue in ("FQ-CoDel", "FQ-CoDel-scaled"):
+        fair = NS3.parse_args(block, _point(queue, 3))
+        # a FIFO's 3 waiting + 1 packets of 1502 B at 0.5 Mb/s (96.128 ms) + 1 ms, then 3 rounds
+        # in which each of the 3 other flows (3 TCP + CBR) has 2 turns of under 1514 + 1502 B
+        assert fifo["hops"].startswith("4-5:0.097128:0.035032,")
+        assert fair["hops"].startswith("4-5:0.965736:0.035032,")
+        assert fair["hops"].split(",")[1:] == fifo["hops"].split(",")[1:]
+        # the in-flight horizon stays a FIFO's (studies.dumbbell.ns3.parse_args)
+        assert fair["max_age"] == fifo["max_age"] == 1.329626
 
 
 def test_valid_block_has_no_problems(tiny_cfg: dict[str, Any]) -> None:

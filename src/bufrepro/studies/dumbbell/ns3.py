@@ -7,7 +7,7 @@ from typing import Any
 
 from bufrepro.backends import tally
 from bufrepro.backends.fingerprint import run_digest
-from bufrepro.backends.simulators.ns3 import queue_arguments, tcp_arguments
+from bufrepro.backends.simulators.ns3 import QUEUES, queue_arguments, tcp_arguments
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block
 from bufrepro.studies.dumbbell import params as run_params
@@ -22,6 +22,8 @@ PPP_BYTES = 2
 # on by default) and SACK-permitted (2 B) when SACK is on, padded to 4 B; an ACK carries up to
 # 4 SACK blocks (2 + 8 n B, padded). Timestamps are off (arguments: timestamps False).
 WSCALE_BYTES, SACK_PERMITTED_BYTES, SACK_BLOCKS = 3, 2, 4
+# The fair queue disc (fair_queue).
+FQ_CODEL = "ns3::FqCoDelQueueDisc"
 # ns-2's DropTail limit_ L holds L - 1 waiting packets (an access link's 1000: 999).
 NS2_DROPTAIL_WAITING = -1
 
@@ -141,6 +143,19 @@ def sizes(block: Block) -> str:
     return ",".join(f"{t}:{b}" for t, b in dict.fromkeys(pairs))
 
 
+def fair_queue(block: Block, point: RunPoint) -> tuple[int, int]:
+    """The bottleneck's flows and quantum (bytes) when its disc is a fair queue (FQ-CoDel): it
+    serves a packet after later arrivals of other flows, so the longest wait on 4 -> 5 the
+    parser allows (-v hops) is not a FIFO's (kit.transit.queue_wait). Flows: the TCP sources
+    and the CBR flow (or the disc's buckets, if fewer); (0, 0): a FIFO."""
+    entry = QUEUES[str(point.get("queue"))]
+    if entry.type != FQ_CODEL:
+        return (0, 0)
+    attrs = entry.attrs  # the scenario sets neither (queue_attributes)
+    flows = min(int(attrs["Flows"]), block["tcp"]["sources"] + 1)
+    return (flows, int(attrs["Quantum"]))
+
+
 def parse_args(block: Block, point: RunPoint, args: dict[str, Any]) -> dict[str, Any]:
     """The study's parser variables for the program's stream (`args`: the text trace's):
     ns-3's sizes, the per-link horizons with PPP's bytes on every packet, and at trace_level
@@ -148,7 +163,9 @@ def parse_args(block: Block, point: RunPoint, args: dict[str, Any]) -> dict[str,
     out = {k: v for k, v in args.items() if k != "tally"}
     out["tcp_hdr"] = TCP_HDR_BYTES
     out["sizes"] = sizes(block)
-    out["hops"] = run_params.hops(block, point, PPP_BYTES)
+    out["hops"] = run_params.hops(block, point, PPP_BYTES, fair_queue(block, point))
+    # a FIFO's: FQ-CoDel's bound (queue_wait) reaches past the runs' length on slow links with
+    # large buffers (78 s at 0.1 Mb/s, 50 packets) and would void the checks at the end
     out["max_age"] = run_params.max_age(block, point, PPP_BYTES)
     # an error model at the bottleneck's tail drops a packet after it crossed 4 -> 5's wire
     # (ns-2's lossmodel, and ns-3's head, drop before the queue)

@@ -147,9 +147,12 @@ def max_age(block: Block, point: RunPoint, frame_bytes: int = 0) -> float:
     return horizon([(data, largest), ([access, back, access], back_size)])
 
 
-def hops(block: Block, point: RunPoint, frame_bytes: int = 0) -> str:
+def hops(
+    block: Block, point: RunPoint, frame_bytes: int = 0, fair: tuple[int, int] = (0, 0)
+) -> str:
     """Each link's longest queue wait and wire time (kit.transit.link_bounds), as -v hops
-    (frame_bytes: link-layer bytes every packet carries besides, as in max_age)."""
+    (frame_bytes: link-layer bytes every packet carries besides, as in max_age; fair: a fair
+    bottleneck queue's flows and quantum in bytes, kit.transit.Hop's; (0, 0): a FIFO)."""
     topo, tcp = block["topology"], block["tcp"]
     outstanding = tcp["sources"] * tcp["max_rwnd_pkts"] + 2
     access = Hop(
@@ -164,7 +167,7 @@ def hops(block: Block, point: RunPoint, frame_bytes: int = 0) -> str:
     back_size = data if http.is_http(block) else ACK_BYTES  # HTTP: requests flow back too
     data, back_size = data + frame_bytes, back_size + frame_bytes
     links = [
-        (LINK_FROM, LINK_TO, Hop(limit, neck_bps, neck_s), data),
+        (LINK_FROM, LINK_TO, Hop(limit, neck_bps, neck_s, *fair), data),
         (LINK_TO, LINK_FROM, back, back_size),
     ]
     for node in sorted({*tcp_nodes(tcp["sources"]), CBR_NODE}):
