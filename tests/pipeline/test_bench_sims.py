@@ -30,7 +30,9 @@ def test_rows_cover_every_cell_with_three_costs(tmp_path: Path) -> None:
     over = configs.merge(TINY, {"simulators": {"dumbbell": ["ns2", "ns3"]}})
     cfg = configuration.validate(merged(over))
     rows = bench_sims.rows(cfg, "dumbbell", tmp_path)
-    assert len(rows) == 5 * 3  # the default's five ns-3 queues x buffers, one seed
+    assert (
+        len(rows) == 8 * 3
+    )  # the default's eight ns-3 queues (five, three scaled) x buffers, one seed
     for row in rows:
         assert row["run"] > 0 and row["off"] > 0
         assert row["other"] == "ns3" and row["own_name"] == "ns2"

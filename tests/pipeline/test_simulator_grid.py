@@ -17,16 +17,18 @@ def _points(cfg: dict[str, Any], study: str, backend: str) -> list[Any]:
     return [p for b in plan.batches(cfg, study, backend) for p in b]
 
 
-def test_the_default_runs_the_dumbbells_whole_grid_on_ns3_under_five_queues_at_five_seeds() -> None:
+def test_the_default_runs_the_dumbbells_grid_on_ns3_under_eight_queues_at_five_seeds() -> None:
     cfg = configuration.load()
     ns2, ns3 = _points(cfg, "dumbbell", ""), _points(cfg, "dumbbell", "ns3")
     assert len(ns2) == 2 * 3 * 3 * 11 * 10  # the grid's ten seeds on ns-2, as before
-    assert len(ns3) == 5 * 3 * 3 * 11 * 5
+    assert len(ns3) == 8 * 3 * 3 * 11 * 5
     assert {p.seed for p in ns3} == {1, 2, 3, 4, 5}
-    # every ns-2 cell is run on ns-3, under each of the five queues
+    # every ns-2 cell is run on ns-3, under each of the five queues and the three scaled AQMs
     cells = {tuple(v for k, v in p.values if k != "queue") for p in ns3}
     assert cells == {tuple(v for k, v in p.values if k != "queue") for p in ns2}
-    assert {p.get("queue") for p in ns3} == {"DropTail", "RED", "CoDel", "PIE", "FQ-CoDel"}
+    five = {"DropTail", "RED", "CoDel", "PIE", "FQ-CoDel"}
+    scaled = {"CoDel-scaled", "PIE-scaled", "FQ-CoDel-scaled"}
+    assert {p.get("queue") for p in ns3} == five | scaled
     assert plan.other_simulators(cfg, "hstcp") == []  # hstcp on ns-3: config/ns3-hstcp.yaml
 
 
@@ -39,7 +41,7 @@ def test_the_ns3_hstcp_config_runs_the_claims_cells_only() -> None:
     assert len({f for s, f in fracs if s == "s1"}) == 4 and len({f for s, f in fracs}) <= 8
     assert {p.seed for p in ns3} == {1, 2, 3, 4, 5}
     assert len(ns3) == 2 * 5 * 4 * 5  # scenarios x queues x fractions x seeds
-    assert len(_points(cfg, "dumbbell", "ns3")) == 2475  # the default's ns-3 runs stay
+    assert len(_points(cfg, "dumbbell", "ns3")) == 3960  # the default's ns-3 runs stay
 
 
 @pytest.mark.parametrize(

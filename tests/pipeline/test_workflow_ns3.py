@@ -27,7 +27,7 @@ def two_sims(tmp_path_factory: pytest.TempPathFactory) -> Path:
         {
             "studies": ["dumbbell"],
             "simulators": {"dumbbell": ["ns2", "ns3"]},
-            # the papers' queues at the grid's seeds (the default's five queues at five seeds:
+            # the papers' queues at the grid's seeds (the default's eight queues at five seeds:
             # test_simulator_grid)
             "simulator_queues": {"dumbbell": {"ns3": ["DropTail", "RED"]}},
             "simulator_grid": {"dumbbell": {"ns3": {"seeds": [1, 2, 3]}}},
