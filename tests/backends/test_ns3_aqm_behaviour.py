@@ -183,6 +183,8 @@ def _pie_at(mbps: float, where: Path) -> dict[str, float]:
     over = {
         "simulators": {"dumbbell": ["ns2", "ns3"]},
         "simulator_queues": {"dumbbell": {"ns3": ["PIE"]}},
+        # one seed on ns-3 too (the default's simulator_grid runs five)
+        "simulator_grid": {"dumbbell": {"ns3": {"seeds": [1]}}},
         "dumbbell": {
             "seeds": [1],
             "grid": {"plr": [0.0], "bottleneck_mbps": [mbps], "buffer": [50]},
