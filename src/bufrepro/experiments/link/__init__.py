@@ -128,6 +128,8 @@ class LinkExperiment(Experiment[Setup]):
         """The runs' estimated packets, CPU and one run's memory (before any run)."""
         setup = self.setup(block)
         link = setup.link
+        # At most: under buffers.second_set near_knee the second seed set skips the first
+        # pass's buffers below the knee's lower neighbour.
         per_queue = int(block["buffers"]["coarse"]) + int(block["buffers"]["refine"])
         runs = len(self.series(setup)) * per_queue * len(block["seeds"])
         in_flight = min(link.flows * link.window_pkts, link.bdp_pkts + link.buffer_hi)

@@ -132,10 +132,8 @@ def targets(block: Mapping[str, Any]) -> tuple[float, float | None, float | None
     return within, delay, loss
 
 
-def seed_sets(seeds: Sequence[int]) -> tuple[list[int], list[int]]:
-    """The two seed sets the recommendation is repeated on: the first and second halves."""
-    half = len(seeds) // 2
-    return list(seeds[:half]), list(seeds[half:])
+# The two seed sets the recommendation is repeated on (search.seed_sets).
+seed_sets = search.seed_sets
 
 
 def recommend(

@@ -84,22 +84,43 @@ def coarse_buffers(exp: Resolved) -> list[int]:
     return search.log_spaced(lo, hi, int(exp.block["buffers"]["coarse"]))
 
 
-def stage_pairs(exp: Resolved, stage: str) -> list[tuple[str, int]]:
-    """(series value, buffer) of a stage; the refine stage's from its file."""
+def stage_pairs(exp: Resolved, stage: str, part: str = "buffers") -> list[tuple[str, int]]:
+    """(series value, buffer) of a stage; the refine stage's from its file (`part`: its
+    refining "buffers", or the first pass's buffers the "second_set" of seeds runs)."""
     if stage == "coarse":
         coarse = coarse_buffers(exp)
         buffers = {s: coarse for s in exp.kind.series(exp.setup)}
     elif stage == "refine":
         path = exp.refine_file
-        buffers = json.loads(path.read_text(encoding="utf-8"))["buffers"] if path.is_file() else {}
+        chosen = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+        buffers = chosen.get(part, {})
     else:
         raise ValueError(f"stage {stage!r}; allowed: {', '.join(search.STAGES)}")
     return [(s, b) for s, bs in buffers.items() for b in bs]
 
 
+def coarse_seeds(exp: Resolved) -> list[int]:
+    """The first pass's seeds: the first seed set under buffers.second_set near_knee (the
+    second set runs in the refine stage, near the knee only), else every seed."""
+    seeds = list(exp.block["seeds"])
+    return search.seed_sets(seeds)[0] if second_set_near_knee(exp) else seeds
+
+
+def second_set_near_knee(exp: Resolved) -> bool:
+    """Whether the second seed set runs near the first set's knee only (buffers.second_set)."""
+    return str(exp.block["buffers"].get("second_set", "near_knee")) == "near_knee"
+
+
 def stage_points(exp: Resolved, stage: str) -> list[RunPoint]:
-    """Every run of a stage, seeds innermost."""
-    return run_points(exp.name, exp.kind, stage_pairs(exp, stage), exp.block["seeds"])
+    """Every run of a stage, seeds innermost: the first pass on coarse_seeds; the refine stage's
+    refining buffers on every seed, then the first pass's buffers near the knee on the second
+    seed set."""
+    name, kind, seeds = exp.name, exp.kind, list(exp.block["seeds"])
+    if stage == "coarse":
+        return run_points(name, kind, stage_pairs(exp, stage), coarse_seeds(exp))
+    points = run_points(name, kind, stage_pairs(exp, stage), seeds)
+    second = stage_pairs(exp, stage, "second_set")
+    return points + (run_points(name, kind, second, search.seed_sets(seeds)[1]) if second else [])
 
 
 def n_batches(exp: Resolved, n_runs: int) -> int:

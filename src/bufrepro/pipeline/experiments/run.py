@@ -32,15 +32,17 @@ def mean_utilisation(
 
 def write_refinement(exp: plan.Resolved, out: Path) -> dict[str, list[int]]:
     """The refine stage's buffers per series: between each series' coarse knee and the buffer
-    below it; written to `out` with the coarse knees."""
+    below it; written to `out` with the coarse knees and, under buffers.second_set near_knee,
+    the first pass's buffers the second seed set runs (search.near_knee)."""
     block = exp.block
     within = units.fraction(block["targets"]["within"], "targets.within")
     util = mean_utilisation(plan.stage_points(exp, "coarse"))
     count = int(block["buffers"]["refine"])
     knees = {s: search.knee(u, within) for s, u in util.items()}
     buffers = {s: search.refinement(sorted(util[s]), k, count) for s, k in knees.items()}
+    chosen: dict[str, object] = {"coarse_knee": knees, "buffers": buffers}
+    if plan.second_set_near_knee(exp):
+        chosen["second_set"] = {s: search.near_knee(sorted(util[s]), k) for s, k in knees.items()}
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(
-        json.dumps({"coarse_knee": knees, "buffers": buffers}, indent=1, sort_keys=True) + "\n"
-    )
+    out.write_text(json.dumps(chosen, indent=1, sort_keys=True) + "\n")
     return buffers

@@ -46,3 +46,16 @@ def steps_apart(tested: Sequence[int], a: int, b: int) -> int:
     """How many search steps (adjacent tested buffers) lie between buffers a and b."""
     ordered = sorted(tested)
     return abs(ordered.index(a) - ordered.index(b)) if a in ordered and b in ordered else math.inf  # type: ignore[return-value]
+
+
+def seed_sets(seeds: Sequence[int]) -> tuple[list[int], list[int]]:
+    """The two seed sets the recommendation is repeated on: the first and second halves."""
+    half = len(seeds) // 2
+    return list(seeds[:half]), list(seeds[half:])
+
+
+def near_knee(tested: Sequence[int], at: int) -> list[int]:
+    """The tested buffers from the one just below `at` upward: those a second seed set runs
+    (the pick lies among them, or between them, unless the set moves the knee a whole step)."""
+    low, _ = step_around(tested, at)
+    return [b for b in sorted(tested) if b >= low]

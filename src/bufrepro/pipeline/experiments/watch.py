@@ -21,7 +21,8 @@ def progress_line(exp: plan.Resolved, start: float) -> str:
     coarse = plan.stage_points(exp, "coarse")
     refine_known = exp.refine_file.is_file()
     refine = plan.stage_points(exp, "refine") if refine_known else []
-    per_buffer = len(coarse) // len(plan.coarse_buffers(exp))
+    # The refine stage, before it is known: its refining buffers on every seed.
+    per_buffer = len(exp.kind.series(exp.setup)) * len(exp.block["seeds"])
     guess = 0 if refine_known else per_buffer * int(exp.block["buffers"]["refine"])
     points = [*coarse, *refine]
     done = sum((Path(p.run_dir) / "metrics.tsv").is_file() for p in points)
