@@ -131,7 +131,12 @@ def test_advise_codel_answers_from_ns3_with_the_aqm_words(tmp_path: Path) -> Non
     assert "  DropTail: " in out and "DropTail on ns-3: the baseline for the AQMs" in out
     name = "link-2mbit-20ms-2sack-codel-seeds2"
     runs = list((work / "results" / "experiments" / name / "runs").rglob("run.json"))
-    assert len(runs) == 2 * 2 * (3 + 1)  # CoDel and its DropTail baseline on ns-3
+    # CoDel and its DropTail baseline on ns-3: 3 coarse buffers on the first seed, the refining
+    # buffers on both seeds, the second seed on the coarse buffers near the knee (second_set)
+    chosen = json.loads((work / "results/experiments" / name / "search/refine.json").read_text())
+    assert len(runs) == 2 * 3 + sum(
+        2 * len(chosen["buffers"][q]) + len(chosen["second_set"][q]) for q in ("CoDel", "DropTail")
+    )
     for meta in (json.loads(p.read_text()) for p in runs):
         assert meta["simulator"] == "ns3" and meta["simulator_binary"].endswith("/link")
     page = (work / "report" / "experiments" / f"{name}.html").read_text()
