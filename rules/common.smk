@@ -120,6 +120,12 @@ def batch_inputs(wildcards):
     return out
 
 
+def batch_threads(wildcards):
+    """A batch's threads: an experiment's batch runs its runs on every core the workflow has
+    (one job, one Python start-up, a stage), a study's batch one at a time."""
+    return workflow.cores if wildcards.scope.startswith(batch.EXPERIMENTS) else 1
+
+
 def figure_files(study):
     """The figures a study draws."""
     return [f"results/{study}/figures/{f}.png" for f in registry.get(study).figures]

@@ -15,9 +15,8 @@ rule write_experiment_config:
         text=lambda w: yaml.safe_dump(
             owner_config(w.experiment, experiment=True), sort_keys=True
         ),
-    run:
-        Path(output[0]).write_text(params.text)
-        Path(log[0]).write_text(f"wrote {output[0]}\n")
+    shell:
+        "printf '%s' {params.text:q} > {output} && echo 'wrote {output}' > {log}"
 
 
 checkpoint refine_experiment:

@@ -18,9 +18,10 @@ rule run_batch:
     wildcard_constraints:
         scope="|".join(re.escape(s) for s in BATCH_SCOPES) or "(?!)",
         batch=r"((coarse|refine)-)?b[0-9][0-9][0-9][0-9]+",
+    threads: batch_threads
     params:
         python=sys.executable,
     shell:
         "{params.python} -m bufrepro.cli run-batch --config {input.config}"
-        " --scope {wildcards.scope} --batch {wildcards.batch}"
+        " --scope {wildcards.scope} --batch {wildcards.batch} --threads {threads}"
         " --manifest {output.manifest} > {log} 2>&1"

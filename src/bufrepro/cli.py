@@ -33,6 +33,9 @@ def _parser(called: str = "bufrepro job") -> argparse.ArgumentParser:
         "--scope", required=True, help="<study>, <study>/<backend> or experiments/<name>"
     )
     run.add_argument("--batch", required=True, help="b0000, ...; an experiment's coarse-b0000")
+    run.add_argument(
+        "--threads", type=int, default=1, help="runs made at a time (default 1; the job's cores)"
+    )
     cross = sub.add_parser("cross-sim", help="a study's cross-simulator tables")
     cross.add_argument("--config", required=True, help="the validated config (YAML)")
     cross.add_argument("--study", required=True)
@@ -266,7 +269,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
     elif args.command == "run-batch":
         from bufrepro.pipeline import batch
 
-        made = batch.run_batch(cfg, args.scope, args.batch, Path(args.manifest))
+        made = batch.run_batch(cfg, args.scope, args.batch, Path(args.manifest), args.threads)
         print(f"{args.scope} {args.batch}: {made} runs made")
     elif args.command.startswith("experiment-"):
         _experiment(cfg, args)

@@ -40,8 +40,11 @@ def batch_specs(cfg: Mapping[str, Any], scope: str, batch: str) -> tuple[str, li
     return chosen.backend, [spec(chosen, p) for p in all_batches[index]]
 
 
-def run_batch(cfg: Mapping[str, Any], scope: str, batch: str, manifest: Path) -> int:
-    """Run every run of the batch not yet current; write the manifest when all succeeded.
+def run_batch(
+    cfg: Mapping[str, Any], scope: str, batch: str, manifest: Path, threads: int = 1
+) -> int:
+    """Run every run of the batch not yet current, `threads` at a time; write the manifest
+    when all succeeded.
 
     A failed run does not stop the others (their results are kept); the job then fails, naming
     each failed run and the command that reproduces it. Returns the number of runs made.
@@ -52,6 +55,7 @@ def run_batch(cfg: Mapping[str, Any], scope: str, batch: str, manifest: Path) ->
         specs,
         bool(cfg.get("keep_traces", False)),
         f"runs of {scope} {batch}",
+        threads=max(1, threads),
     )
     rows = [f"{d.spec.run_dir}\t{d.status}\t{d.seconds:.3f}" for d in done]
     manifest.parent.mkdir(parents=True, exist_ok=True)
