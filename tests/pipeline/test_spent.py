@@ -33,7 +33,7 @@ def test_runs_are_summed_per_study_and_stage(tmp_path: Path) -> None:
 def test_the_default_runs_hstcp_on_ns3_apart_and_says_what_runs_the_rest() -> None:
     said = spent.left_out(configuration.load())
     assert len(said) == 1 and said[0].startswith("hstcp runs on ns-3 at its claims'")
-    assert "config/ns3-hstcp.yaml" in said[0] and "cross-simulator table is empty" in said[0]
+    assert "config/ns3-hstcp.yaml" in said[0] and "twin runs" in said[0]
     assert spent.left_out(configuration.load(REPO_ROOT / "config" / "quick.yaml")) == []
     # The paper's rates on ns-3 share cells with ns-2's grid: nothing left out.
     assert spent.left_out(configuration.load(REPO_ROOT / "config" / "ns3-hstcp.yaml")) == []
