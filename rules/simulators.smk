@@ -37,6 +37,10 @@ for _study in STUDIES:
             input:
                 config=f"results/{_study}/config.yaml",
                 own=f"results/{_study}/tables/summary.csv",
+                reference=[
+                    f"results/{_study}/tables/{t}.csv"
+                    for t in registry.get(_study).reference_tables
+                ],
                 diff=f"results/{_study}/tables/diff.csv",
                 other=[
                     f"results/{_study}/{b}/tables/summary.csv"

@@ -65,3 +65,32 @@ rule run_band:
     shell:
         "{params.python} -m bufrepro.studies.hstcp.band --config {input.config}"
         " --runs {output.runs} --band {output.band} --threads {threads} > {log} 2>&1"
+
+
+# ns-2's twins of the scaled scenario's ns-3 cells (hstcp.twin; results/hstcp/twin/...), in one
+# job (bufrepro.studies.hstcp.twin), outside the grid: the paper's claims, diff and figures stay
+# on its own scenarios; twin_summary is the cross-simulator table's ns-2 side there.
+
+
+rule run_twin:
+    input:
+        config="results/hstcp/config.yaml",
+        template="tcl/hstcp/hstcp.tcl.j2",
+        parser="awk/hstcp/hstcp.awk",
+        ns2="results/ns2/ns-patched.json",
+    output:
+        runs="results/hstcp/tables/twin_runs.csv",
+        summary="results/hstcp/tables/twin_summary.csv",
+    log:
+        "results/hstcp/logs/run_twin.log",
+    benchmark:
+        "results/hstcp/benchmarks/run_twin.tsv"
+    resources:
+        # hstcp.twin's cells x seeds, one after another: about 0.5 CPU s a run at 50 Mb/s.
+        runtime=lambda wildcards, attempt: 30 * attempt,
+        mem_mb=2000,
+    params:
+        python=sys.executable,
+    shell:
+        "{params.python} -m bufrepro.studies.hstcp.twin --config {input.config}"
+        " --runs {output.runs} --summary {output.summary} > {log} 2>&1"

@@ -29,7 +29,21 @@ def test_the_default_runs_the_dumbbells_grid_on_ns3_under_eight_queues_at_five_s
     five = {"DropTail", "RED", "CoDel", "PIE", "FQ-CoDel"}
     scaled = {"CoDel-scaled", "PIE-scaled", "FQ-CoDel-scaled"}
     assert {p.get("queue") for p in ns3} == five | scaled
-    assert plan.other_simulators(cfg, "hstcp") == []  # hstcp on ns-3: config/ns3-hstcp.yaml
+
+
+def test_the_default_runs_hstcp_on_ns3_at_the_claims_cells_of_the_scaled_scenario() -> None:
+    cfg = configuration.load()
+    assert plan.other_simulators(cfg, "hstcp") == ["ns3"]
+    ns3 = _points(cfg, "hstcp", "ns3")
+    assert {p.get("scenario") for p in ns3} == {"s1_50mbps"}
+    assert {p.get("queue") for p in ns3} == {"DropTail", "CoDel", "PIE", "FQ-CoDel"}
+    fracs = {round(float(p.get("buffer_frac")), 4) for p in ns3}
+    assert fracs >= {0.1, 0.2} and len(fracs) == 4  # both BDP axes
+    assert {p.seed for p in ns3} == {1, 2, 3, 4, 5}
+    assert len(ns3) == 4 * 4 * 5
+    # ns-2 never runs the scaled scenario: the paper's grid and claims stay s1 and s2.
+    assert {p.get("scenario") for p in _points(cfg, "hstcp", "")} == {"s1", "s2"}
+    assert cfg["hstcp"]["scenarios"]["s1_50mbps"]["bottleneck_mbps"] == 50
 
 
 def test_the_ns3_hstcp_config_runs_the_claims_cells_only() -> None:

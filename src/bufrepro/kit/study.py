@@ -52,6 +52,10 @@ class Study:
     derived: ClassVar[tuple[str, ...]] = ()
     # Tables the study's own rules (rules/studies/<name>.smk) write; compare() and draw() get them.
     rule_tables: ClassVar[tuple[str, ...]] = ()
+    # Summaries the study's own rules write of its own simulator's runs at cells apart from its
+    # grid (e.g. a further simulator's scaled scenario): the cross-simulator table's own side
+    # there, beside summary.csv (an empty file: no such run).
+    reference_tables: ClassVar[tuple[str, ...]] = ()
     # Tables compare() writes besides diff and claims; the report shows these and `derived`.
     tables: ClassVar[tuple[str, ...]] = ()
     # Which of derived + tables the report shows (default: all of them).

@@ -24,7 +24,7 @@ def write(
     results/<name>/tables/summary.csv, a further simulator's
     results/<name>/<other>/tables/summary.csv; the metrics are its report_metrics."""
     study = registry.get(name)
-    own = pd.read_csv(results / name / "tables" / "summary.csv")
+    own = reference(results / name / "tables", study.reference_tables)
     theirs = [(o, pd.read_csv(results / name / o / "tables" / "summary.csv")) for o in others]
     metrics = list(study.report_metrics)
     mine = study.own_simulator()
@@ -37,6 +37,14 @@ def write(
     gap = published_gap(cfg, name, others, results)
     gap.to_csv(out_dir / "cross_sim_published.csv", index=False, float_format="%.4f")
     return int(counted["differ"].sum()) if len(counted) else 0
+
+
+def reference(tables: Path, extra: Sequence[str]) -> pd.DataFrame:
+    """The own simulator's side: summary.csv and the study's reference tables (its own runs at
+    cells apart from its grid; an empty file holds none)."""
+    parts = [tables / "summary.csv", *(tables / f"{t}.csv" for t in extra)]
+    frames = [pd.read_csv(p) for p in parts if p.stat().st_size > 0]
+    return pd.concat(frames, ignore_index=True)
 
 
 def reason(row: Mapping[Any, Any], study: str, sides: Sequence[str]) -> str:

@@ -46,16 +46,31 @@ def spent(results: Path, names: Sequence[str]) -> list[dict[str, Any]]:
     return out
 
 
+def apart(cfg: Mapping[str, Any], name: str, backend: str) -> bool:
+    """Whether a further simulator's grid (simulator_grid) shares no value of some grid key with
+    the study's own grid, so that none of its cells can be set beside the own simulator's."""
+    own = cfg[name].get("grid", {})
+    chosen = cfg.get("simulator_grid", {}).get(name, {}).get(backend) or {}
+    return any(
+        key in own and not {str(v) for v in values} & {str(v) for v in own[key]}
+        for key, values in chosen.items()
+        if key != "seeds"
+    )
+
+
 def left_out(cfg: Mapping[str, Any]) -> list[str]:
-    """Each study's further simulator the config does not run, with what it would cost and the
-    config that runs it (spent.yaml); a part without words there is named alone."""
-    words = prose.load(WORDS)["left_out"]
+    """Each study's further simulator the config does not run, or runs apart from the own
+    simulator's cells, with what it would cost and the config that runs it (spent.yaml); a part
+    without words there is named alone."""
+    words = prose.load(WORDS)
     out = []
     for name in cfg["studies"]:
         running = set(plan.simulators(cfg, name))
         for backend in registry.get(name).simulators():
             if backend not in running:
-                out.append(
-                    str(words.get(name, {}).get(backend, f"{name} on {backend} is not run."))
-                )
-    return out
+                said = words["left_out"].get(name, {}).get(backend)
+                out.append(str(said or f"{name} on {backend} is not run."))
+            elif backend in plan.other_simulators(cfg, name) and apart(cfg, name, backend):
+                said = words["apart"].get(name, {}).get(backend)
+                out.append(str(said or f"{name} on {backend} runs no cell of {name}'s own grid."))
+    return [" ".join(w.split()) for w in out]

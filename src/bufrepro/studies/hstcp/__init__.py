@@ -118,6 +118,8 @@ class Hstcp(Study):
         "band_runs",
         "band",
     )
+    # ns-2's runs at the cells ns-3 runs on the scaled scenario (twin.py, rule run_twin).
+    reference_tables: ClassVar[tuple[str, ...]] = ("twin_summary",)
     report_tables: ClassVar[tuple[str, ...] | None] = (
         "model_vs_sim",
         "twoflow_summary",
@@ -154,11 +156,16 @@ class Hstcp(Study):
         return checks.check(block)
 
     def side_runs(self, cfg: Mapping[str, Any]) -> list[Any]:
-        """The two-flow runs (Figs. 5-6) and the pacing x access-ratio band's runs."""
-        from bufrepro.studies.hstcp import band, twoflow
+        """The two-flow runs (Figs. 5-6), the pacing x access-ratio band's runs and ns-2's twins
+        of the scaled scenario's ns-3 cells."""
+        from bufrepro.studies.hstcp import band, twin, twoflow
 
         block = cfg[self.name]
-        return [*twoflow.specs(block), *(band.spec(block, p) for p in band.points(block))]
+        return [
+            *twoflow.specs(block),
+            *(band.spec(block, p) for p in band.points(block)),
+            *twin.specs(block),
+        ]
 
     def scenarios(self) -> Mapping[str, Declaration[Block]]:
         """ns-2 (its own: the paper ran ns-2) and ns-3 (scenarios.py)."""

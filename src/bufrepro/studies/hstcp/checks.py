@@ -27,11 +27,13 @@ def scenario_problems(block: Block) -> list[str]:
     """Grid scenarios that are defined, RTTs above the path's delay, counters that cannot wrap."""
     problems = []
     scenarios = block["scenarios"]
-    for name in block["grid"]["scenario"]:
+    named = [("grid", n) for n in block["grid"]["scenario"]]
+    named += [("twin", n) for n in (block.get("twin") or {}).get("scenario", [])]
+    for where, name in named:
         if name not in scenarios:
             problems.append(
-                f"config key hstcp.grid.scenario: {name!r} is not defined under hstcp.scenarios "
-                f"(defined: {sorted(scenarios)})"
+                f"config key hstcp.{where}.scenario: {name!r} is not defined under "
+                f"hstcp.scenarios (defined: {sorted(scenarios)})"
             )
     measure = block["measure"]
     pkt = block["packet_bytes"]
