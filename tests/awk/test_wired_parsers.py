@@ -150,6 +150,18 @@ def test_trace_end_is_the_last_event(program: str) -> None:
 
 
 @pytest.mark.parametrize("program", PROGRAMS)
+def test_a_quiet_end_within_the_largest_event_gap_is_whole(program: str) -> None:
+    """Sparse traffic (a slow CBR, idle web flows) may leave the last max_age quiet: the first
+    41 lines' largest gap between events is 0.49 s, so an end 0.45 s after the last event is a
+    run going quiet, 0.55 s after it one cut short."""
+    head = "".join((TRACES / "pitfalls.tr").read_text().splitlines(keepends=True)[:41])
+    quiet = {**PARAMS, "max_age": 0.01}
+    assert metrics_of(run(program, [], {**quiet, "t_end": 1.60}, stdin=head))["acct_ok"] == "1"
+    proc = run(program, [], {**quiet, "t_end": 1.70}, stdin=head)
+    assert proc.returncode == 3 and "more than one event gap (0.49 s)" in proc.stderr
+
+
+@pytest.mark.parametrize("program", PROGRAMS)
 def test_trace_ending_early_fails(program: str) -> None:
     proc = run(program, [str(TRACES / "pitfalls.tr")], {**PARAMS, "t_end": 10})
     assert proc.returncode == 3 and "before t_end - max_age" in proc.stderr
