@@ -86,11 +86,11 @@ function tally_checks(    i, k, need, sent) {
     if (TALLY_M["acct_ok"] != "1") fail("acct_ok is " TALLY_M["acct_ok"] ", not 1")
     if (TALLY_M["acct_sent"] + 0 != TALLY_M["acct_received"] + TALLY_M["acct_dropped"] + TALLY_M["acct_in_flight"])
         fail("sent != received + dropped + in flight")
-    # Quiet to the end is whole when the quiet is no longer than the run's own largest gap
-    # between events (a slow CBR, idle web traffic: integrity.awk's rule); a scenario stopped
-    # early leaves a longer one.
-    if (TALLY_M["acct_trace_end"] + 0 < t_end - max_age && t_end - TALLY_M["acct_trace_end"] > TALLY_V["gap"] + 0)
-        fail("trace ends at " TALLY_M["acct_trace_end"] ", before t_end - max_age = " t_end - max_age " (s; max_age: the path's longest transit) and more than one event gap (" TALLY_V["gap"] " s, the run's largest) before t_end: stopped early?")
+    # Quiet to the end is whole when the quiet is at most twice the run's own largest gap
+    # between events: a slow CBR, idle web traffic, or TCP's retransmission back-off, which
+    # doubles its wait each time; a scenario stopped early leaves a longer one.
+    if (TALLY_M["acct_trace_end"] + 0 < t_end - max_age && t_end - TALLY_M["acct_trace_end"] > 2 * TALLY_V["gap"])
+        fail("trace ends at " TALLY_M["acct_trace_end"] ", before t_end - max_age = " t_end - max_age " (s; max_age: the path's longest transit) and more than twice the run's largest gap between events (" TALLY_V["gap"] " s) before t_end: stopped early?")
     if (TALLY_M["link_utilisation"] + 0 > 1) fail("link_utilisation " TALLY_M["link_utilisation"] " > 1")
     for (k in TALLY_M) if (k ~ /_sent_pkts$/ && k != "ack_sent_pkts") sent += TALLY_M[k]
     if (sent > 0 && TALLY_M["link_departed_pkts"] + 0 == 0)
