@@ -15,7 +15,7 @@ import fault_runs
 import pytest
 from fault_runs import KeptRun, config, kept_run, parse
 from mutations import Originals
-from tally_mutations import KINDS, split
+from tally_mutations import KINDS, edited, split
 
 from bufrepro.backends.streamsum import end_line
 
@@ -105,3 +105,51 @@ def test_only_the_header_tells_the_same_scenario_apart(
 
 def test_the_tally_corpus_has_at_least_30_kinds() -> None:
     assert len(KINDS) >= 30
+
+
+def _ended_quiet(data: bytes, quiet_gaps: float) -> bytes:
+    """The stream resealed as if its last event came quiet_gaps x its largest gap before t_end
+    (the gap set to 1.1 max_age, so the quiet is past max_age): lines last, gap and the
+    acct_trace_end metric edited."""
+    _, body = split(data)
+    value = {
+        ln.split(b"\t")[1]: ln.split(b"\t")[2].strip() for ln in body if ln.startswith(b"param\t")
+    }
+    t_end, max_age = float(value[b"t_end"]), float(value[b"max_age"])
+    gap = 1.1 * max_age
+    last = b"%.6f" % (t_end - quiet_gaps * gap)
+
+    def edit(lines: list[bytes]) -> list[bytes]:
+        out = []
+        for ln in lines:
+            if ln.startswith(b"last\t"):
+                ln = b"last\t" + last + b"\n"
+            elif ln.startswith(b"gap\t"):
+                ln = b"gap\t%.6f\n" % gap
+            elif ln.startswith(b"metric\tacct_trace_end\t"):
+                ln = b"metric\tacct_trace_end\t" + last + b"\n"
+            out.append(ln)
+        return out
+
+    return edited(data, edit, seal=True)
+
+
+@pytest.mark.parametrize("study", TALLY_STUDIES)
+def test_a_quiet_end_up_to_twice_the_largest_gap_is_whole(
+    kept: dict[str, KeptRun], study: str
+) -> None:
+    """Sparse traffic or TCP's doubling back-off may end a run quiet: up to twice the run's
+    largest gap between events it is whole, beyond that it is a run stopped early."""
+    run = kept[study]
+    for gaps, whole in ((1.5, True), (2.5, False)):
+        quiet = run.spec.run_dir / f"quiet-{gaps}.tr"
+        quiet.write_bytes(_ended_quiet(run.stream.read_bytes(), gaps))
+        try:
+            proc = parse(run.spec, [quiet])
+            err = proc.stderr.decode(errors="replace")
+            if whole:
+                assert proc.returncode == 0, err
+            else:
+                assert proc.returncode != 0 and "more than twice the run's largest gap" in err
+        finally:
+            quiet.unlink()
