@@ -25,8 +25,9 @@ PATCHED_NS = NS2_PREFIX / "bin" / "ns-patched"
 # building its own (about a minute on 2 idle cores, ten under load, per copy).
 TINY: dict[str, Any] = {
     "studies": ["dumbbell", "hstcp"],
-    # ns-2 alone (the default runs the dumbbell on ns-3 too): the two-simulator tests say so.
-    "simulators": {"dumbbell": ["ns2"]},
+    # ns-2 alone (the default runs the dumbbell and hstcp on ns-3 too): the two-simulator tests
+    # say so.
+    "simulators": {"dumbbell": ["ns2"], "hstcp": ["ns2"]},
     "backends": {"ns2": {"prefix": str(NS2_PREFIX)}},
     "dumbbell": {
         "seeds": [1, 2],
@@ -64,6 +65,8 @@ TINY: dict[str, Any] = {
         # The grid alone: the claims' own fractions (params.claim_fractions) would more than
         # double these runs; test_hstcp_claims checks that every profile plans them.
         "claims": {"plan_points": False},
+        # No ns-2 twins of the default's scaled ns-3 cells (ns-3 does not run here).
+        "twin": None,
     },
 }
 

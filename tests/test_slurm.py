@@ -34,7 +34,7 @@ SCRIPT = repro.INFRA / "slurm.sh"
 # "Job 12 has been submitted with SLURM jobid 7 (log: .../slurm_logs/rule_run_batch/.../7.log)."
 SUBMITTED = re.compile(r"has been submitted with SLURM jobid (\d+) \(log: .*?slurm_logs/([^/]+)/")
 # The only rules that go to the cluster: batches of runs, hstcp's two-flow runs and band.
-CLUSTER_RULES = {"rule_run_batch", "rule_run_twoflow", "rule_run_band"}
+CLUSTER_RULES = {"rule_run_batch", "rule_run_twoflow", "rule_run_band", "rule_run_twin"}
 BATCHES = re.compile(r"^run_batch\s+(\d+)\s*$", re.MULTILINE)
 TOTAL = re.compile(r"^total\s+(\d+)\s*$", re.MULTILINE)
 
