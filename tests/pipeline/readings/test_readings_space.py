@@ -102,6 +102,22 @@ def test_a_valid_space_is_defaulted(cfg: dict[str, Any]) -> None:
     assert space.planned_runs(cfg, sp) == 12 * 2 + 17 * 2 + 4 * conf
 
 
+def test_screening_cells_narrow_the_screening_runs_only(cfg: dict[str, Any]) -> None:
+    cells = {"queue": ["DropTail"], "plr": [0.05], "bottleneck_mbps": [0.5], "buffer": [5, 10]}
+    wide = space.validate(cfg, "dumbbell", _with(cells=cells))
+    narrow = space.validate(
+        cfg, "dumbbell", _with(cells=cells, sensitivity={"cells": {"buffer": [10]}})
+    )
+    assert space.runs_per_reading(cfg, wide) == space.runs_per_reading(cfg, narrow) == 4
+    assert space.runs_per_reading(cfg, narrow, (), narrow["sensitivity"]["cells"]) == 2
+    # Screening: 12 readings x 2 runs fewer; calibration and confirmation run both buffers.
+    assert space.planned_runs(cfg, wide) - space.planned_runs(cfg, narrow) == 12 * 2
+    from bufrepro.pipeline.readings import sensitivity
+
+    readings = sensitivity.make_readings(cfg, narrow, sensitivity.design(narrow)[:1])
+    assert readings[0].block["grid"]["buffer"] == [10]
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -136,6 +152,14 @@ def test_a_valid_space_is_defaulted(cfg: dict[str, Any]) -> None:
         ({"train": {"paper": ["000"]}}, "dumbbell.train.paper: not a column of the diff"),
         ({"max_runs": 3}, "dumbbell.max_runs: the stages plan 78 runs, more than the budget 3"),
         ({"cells": {"buffer": [0]}}, "cells/seeds/overrides"),
+        (
+            {"sensitivity": {"cells": {"scenario": ["s1"]}}},
+            "dumbbell.sensitivity.cells.scenario: not a key of the space's cells; allowed:",
+        ),
+        (
+            {"sensitivity": {"cells": {"buffer": [5, 7]}}},
+            "dumbbell.sensitivity.cells.buffer: [7] not among the space's cells; allowed: [5]",
+        ),
     ],
 )
 def test_an_invalid_space_fails_naming_the_key(

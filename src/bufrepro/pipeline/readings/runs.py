@@ -49,10 +49,11 @@ def make(
     rid: str,
     values: Mapping[str, Any],
     seeds: Sequence[int] = (),
+    cells: Mapping[str, Sequence[Any]] | None = None,
 ) -> Reading:
     """The reading: the study's block with overrides, values, cells and seeds, validated."""
     name = space.study
-    checked = validate_block(name, reading_block(cfg, name, space.raw, values, seeds))
+    checked = validate_block(name, reading_block(cfg, name, space.raw, values, seeds, cells))
     return Reading(rid, name, dict(values), checked)
 
 

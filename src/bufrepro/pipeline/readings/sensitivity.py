@@ -44,10 +44,12 @@ def design(space: Space) -> np.ndarray:
 
 
 def make_readings(cfg: Mapping[str, Any], space: Space, x: np.ndarray) -> list[rruns.Reading]:
-    """The Morris design's readings (the screening's seeds), each validated whole."""
-    seeds = space["sensitivity"]["seeds"]
+    """The Morris design's readings (the screening's seeds and cells), each validated whole."""
+    seeds, cells = space["sensitivity"]["seeds"], space["sensitivity"]["cells"]
     return [
-        rruns.make(cfg, space, f"morris{i:03d}", kspace.reading(space.parameters, row), seeds)
+        rruns.make(
+            cfg, space, f"morris{i:03d}", kspace.reading(space.parameters, row), seeds, cells
+        )
         for i, row in enumerate(x)
     ]
 
@@ -140,6 +142,7 @@ def run(
     save(heatmap(result), figure)
     info = {
         "readings": len(readings),
+        "cells": {**space["cells"], **space["sensitivity"]["cells"]},
         "runs": spent.runs,
         "ran": spent.ran,
         "wall_s": spent.wall_s,

@@ -92,12 +92,14 @@ def reading_block(
     raw: Mapping[str, Any],
     values: Mapping[str, Any] | None = None,
     seeds: Sequence[int] = (),
+    cells: Mapping[str, Sequence[Any]] | None = None,
 ) -> dict[str, Any]:
     """One reading's study block, not yet validated: the overrides and the reading's values
-    applied, the grid narrowed to the cells by the study itself (Study.reading_block), the seeds
-    set (default: the space's)."""
+    applied, the grid narrowed to the cells by the study itself (Study.reading_block; `cells`
+    narrows the space's further), the seeds set (default: the space's)."""
     block = kspace.apply(cfg[study], {**raw["overrides"], **(values or {})})
-    block = dict(registry.get(study).reading_block(block, raw["cells"]))
+    narrowed = {**raw["cells"], **(cells or {})}
+    block = dict(registry.get(study).reading_block(block, narrowed))
     block["seeds"] = list(seeds or raw["seeds"])
     return block
 
@@ -174,6 +176,7 @@ def _other_problems(cfg: Mapping[str, Any], study: str, raw: Mapping[str, Any]) 
             for m in raw["metrics"]
             if m not in known
         ]
+    out += _screening_cells_problems(raw, pre)
     if out:
         return out
     narrowed = reading_block(cfg, study, raw)
@@ -187,6 +190,23 @@ def _other_problems(cfg: Mapping[str, Any], study: str, raw: Mapping[str, Any]) 
     except ConfigError as err:
         problem = str(err).splitlines()[-1].strip()
         out.append(f"{pre}.cells/seeds/overrides: {problem}")
+    return out
+
+
+def _screening_cells_problems(raw: Mapping[str, Any], pre: str) -> list[str]:
+    """sensitivity.cells: each key one of the space's cells, each value among its values."""
+    out = []
+    for key, values in raw["sensitivity"]["cells"].items():
+        if key not in raw["cells"]:
+            out.append(
+                f"{pre}.sensitivity.cells.{key}: not a key of the space's cells; "
+                f"allowed: {list(raw['cells'])}"
+            )
+        elif extra := [v for v in values if v not in raw["cells"][key]]:
+            out.append(
+                f"{pre}.sensitivity.cells.{key}: {extra} not among the space's cells; "
+                f"allowed: {list(raw['cells'][key])}"
+            )
     return out
 
 
@@ -255,9 +275,14 @@ def readings_count(space: Space) -> dict[str, int]:
     }
 
 
-def runs_per_reading(cfg: Mapping[str, Any], space: Space, seeds: Sequence[int] = ()) -> int:
+def runs_per_reading(
+    cfg: Mapping[str, Any],
+    space: Space,
+    seeds: Sequence[int] = (),
+    cells: Mapping[str, Sequence[Any]] | None = None,
+) -> int:
     """How many runs one reading makes: its cells x seeds, as the study plans them."""
-    block = reading_block(cfg, space.study, space.raw, seeds=seeds)
+    block = reading_block(cfg, space.study, space.raw, seeds=seeds, cells=cells)
     return len(registry.get(space.study).runs(block))
 
 
@@ -266,7 +291,8 @@ def planned_runs(cfg: Mapping[str, Any], space: Space) -> int:
     count = readings_count(space)
     sens_seeds = space["sensitivity"]["seeds"]
     return (
-        count["sensitivity"] * runs_per_reading(cfg, space, sens_seeds)
+        count["sensitivity"]
+        * runs_per_reading(cfg, space, sens_seeds, space["sensitivity"]["cells"])
         + count["calibration"] * runs_per_reading(cfg, space)
         + count["confirmation"] * runs_per_reading(cfg, space, space["confirmation"]["seeds"])
     )
