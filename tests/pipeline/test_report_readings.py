@@ -44,3 +44,18 @@ def test_the_best_reading_is_listed_in_full_with_what_sets_it_apart(
         {"text": "receive window 5 packets", "apart": True},
         {"text": "SYN packet on", "apart": False},
     ]
+
+
+def test_the_screening_names_its_cells_when_they_narrow_the_space(
+    tmp_path: Path, tiny_cfg: dict[str, Any]
+) -> None:
+    tables = tmp_path / "hstcp" / "tables"
+    tables.mkdir(parents=True)
+    (tables / "verdict.json").write_text(json.dumps({"verdict": "v"}))
+    assert report.readings_section("hstcp", tiny_cfg, tmp_path)["screening"] == {}
+    state = tmp_path / "hstcp" / "readings" / "sensitivity.json"
+    state.parent.mkdir(parents=True)
+    cells = {"scenario": ["s1"], "queue": ["DropTail", "RED"]}
+    state.write_text(json.dumps({"readings": 26, "runs": 156, "cells": cells}))
+    block = report.readings_section("hstcp", tiny_cfg, tmp_path)
+    assert block["screening"] == {"readings": 26, "runs": 156, "cells": cells}

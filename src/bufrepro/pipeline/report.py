@@ -205,7 +205,17 @@ def readings_section(study: str, cfg: Mapping[str, Any], results: Path) -> dict[
         ],
         "figure": png_data_uri(figure) if figure.is_file() else "",
         "caption": caption("readings", "sensitivity_figure", cfg),
+        "screening": screening(results / study / "readings" / "sensitivity.json"),
     }
+
+
+def screening(state: Path) -> dict[str, Any]:
+    """The screening's readings, runs and cells (its state file); {} when absent."""
+    if not state.is_file():
+        return {}
+    info = json.loads(state.read_text("utf-8"))
+    cells = info.get("cells", {})
+    return {"readings": info["readings"], "runs": info["runs"], "cells": cells}
 
 
 def queues_section(cfg: Mapping[str, Any], results: Path) -> dict[str, Any]:
