@@ -53,21 +53,88 @@
 @include "metrics.awk"
 @include "streamsum.awk"
 
-BEGIN { PROG = "link.awk"; header = 0; ended = 0; qlen = 0; qlast = 0; ne = 0 }
+BEGIN { EVENTS["+"]; EVENTS["-"]; EVENTS["r"]; EVENTS["d"]; PROG = "link.awk"; header = 0; ended = 0; qlen = 0; qlast = 0; ne = 0 }
 
-ended { fail("a line after the end line (appended?): " substr($0, 1, 80)); next }
-sealed && /^# end/ { ssum_end($0); ended = 1; next }
-sealed { ssum_line() }
-FNR == 1 {
-    if ($0 != "# " fingerprint) fail("the first line is not the run's fingerprint: " $0)
-    header = 1
-    next
+# One rule, its tests in the order of their checks; the events ("+", "-", "r": three of every
+# packet's lines) take the shortest path: each line's fields are read once, the waiting packets'
+# integral (queue_to) and a transmission's overlap with the window (on_wire) are inlined there.
+{
+    if (ended) { fail("a line after the end line (appended?): " substr($0, 1, 80)); next }
+    if (sealed) {
+        if (/^# end/) { ssum_end($0); ended = 1; next }
+        ssum_line()
+    }
+    if (FNR == 1) {
+        if ($0 != "# " fingerprint) fail("the first line is not the run's fingerprint: " $0)
+        header = 1
+        next
+    }
+    ev = $1
+    if (!(ev in EVENTS)) {
+        if (FNR == 2 && /^#@ /) next
+        if (!sealed && $0 == "# end") { ended = 1; next }
+        if (/^#/) { fail("an unexpected comment line"); next }
+    }
+    if ($3 != link_from || $4 != link_to) { fail("an event of another link: " $3 "->" $4); next }
+    t = $2 + 0
+    if (t > tlast) tlast = t  # the trace's last event time (its end check)
+    u = $12
+    if (ev == "+") {
+        if (u in ENQ) fail("uid " u " enqueued twice")
+        ENQ[u] = t
+        a = qlast > t0 ? qlast : t0
+        b = t < t1 ? t : t1
+        if (b > a) qarea += qlen * (b - a)
+        qlast = t
+        qlen++
+        if (t >= t0 && t <= t1) arrivals++
+        next
+    }
+    if (ev == "-") {
+        if (!(u in ENQ)) { fail("uid " u " dequeued without an enqueue"); next }
+        if (u in DEQ) fail("uid " u " dequeued twice")
+        DEQ[u] = t
+        a = qlast > t0 ? qlast : t0
+        b = t < t1 ? t : t1
+        if (b > a) qarea += qlen * (b - a)
+        qlast = t
+        qlen--
+        q = ENQ[u]
+        if (q >= t0 && q <= t1) QD[++nq] = (t - q) * 1000
+        next
+    }
+    if (ev == "r") {
+        if (!(u in DEQ)) { fail("uid " u " received without a dequeue"); next }
+        q = DEQ[u]
+        a = q > t0 ? q : t0
+        b = q + $6 * 8 / link_bps
+        b = b < t1 ? b : t1
+        sent = b > a ? (b - a) * link_bps : 0
+        delete DEQ[u]
+        delete ENQ[u]
+        bits += sent
+        f = $8
+        if (f >= 1 && f <= flows) {
+            FLOW[f] += sent
+            if (t >= t0 && t <= t1 && !((f, $11) in SEEN)) { SEEN[f, $11] = 1; good += mss * 8 }
+        }
+        next
+    }
+    if (ev == "d") {
+        inwin = t >= t0 && t <= t1
+        if (inwin && $8 >= 1 && $8 <= flows) {
+            if (ne == 0 || t >= ev_start + epoch) { ne++; ev_start = t }
+            if (!((ne, $8) in LOST)) { LOST[ne, $8] = 1; EPOCH[ne]++ }
+        }
+        if (!(u in ENQ)) { if (inwin) { link_drops++; arrivals++ }; next }
+        queue_to(t, -1)
+        if (u in DEQ) { fail("uid " u " dropped after its dequeue"); next }
+        delete ENQ[u]
+        if (inwin) queue_drops++
+        next
+    }
+    fail("an unknown event " $1)
 }
-FNR == 2 && /^#@ / { next }
-!sealed && $0 == "# end" { ended = 1; next }
-/^#/ { fail("an unexpected comment line"); next }
-$3 != link_from || $4 != link_to { fail("an event of another link: " $3 "->" $4); next }
-{ if ($2 + 0 > tlast) tlast = $2 + 0 }  # the trace's last event time (its end check)
 
 # The waiting packets change at time t by delta; their time integral over [t0, t1] grows.
 function queue_to(t, delta,    a, b) {
@@ -77,47 +144,6 @@ function queue_to(t, delta,    a, b) {
     qlast = t
     qlen += delta
 }
-
-$1 == "+" {
-    if ($12 in ENQ) fail("uid " $12 " enqueued twice")
-    ENQ[$12] = $2
-    queue_to($2, 1)
-    if ($2 >= t0 && $2 <= t1) arrivals++
-    next
-}
-$1 == "-" {
-    if (!($12 in ENQ)) { fail("uid " $12 " dequeued without an enqueue"); next }
-    if ($12 in DEQ) fail("uid " $12 " dequeued twice")
-    DEQ[$12] = $2
-    queue_to($2, -1)
-    if (ENQ[$12] >= t0 && ENQ[$12] <= t1) QD[++nq] = ($2 - ENQ[$12]) * 1000
-    next
-}
-$1 == "r" {
-    if (!($12 in DEQ)) { fail("uid " $12 " received without a dequeue"); next }
-    sent = on_wire(DEQ[$12], $6 * 8)
-    delete DEQ[$12]
-    delete ENQ[$12]
-    bits += sent
-    if ($8 >= 1 && $8 <= flows) FLOW[$8] += sent
-    if ($2 < t0 || $2 > t1) next
-    if ($8 >= 1 && $8 <= flows && !(($8, $11) in SEEN)) { SEEN[$8, $11] = 1; good += mss * 8 }
-    next
-}
-$1 == "d" {
-    inwin = $2 >= t0 && $2 <= t1
-    if (inwin && $8 >= 1 && $8 <= flows) {
-        if (ne == 0 || $2 >= ev_start + epoch) { ne++; ev_start = $2 }
-        if (!((ne, $8) in LOST)) { LOST[ne, $8] = 1; EPOCH[ne]++ }
-    }
-    if (!($12 in ENQ)) { if (inwin) { link_drops++; arrivals++ }; next }
-    queue_to($2, -1)
-    if ($12 in DEQ) { fail("uid " $12 " dropped after its dequeue"); next }
-    delete ENQ[$12]
-    if (inwin) queue_drops++
-    next
-}
-{ fail("an unknown event " $1) }
 
 END {
     if (!header) fail("an empty stream")
@@ -168,15 +194,6 @@ END {
     if (FAILED) exit 1
     metric("acct_ok", 1)
     metrics_print()
-}
-
-# The bits of a packet whose transmission starts at time t that the link sends within [t0, t1]
-# (its transmission takes bits / link_bps seconds): a packet on the window's edge counts in part.
-function on_wire(t, b,    a, e) {
-    a = t > t0 ? t : t0
-    e = t + b / link_bps
-    e = e < t1 ? e : t1
-    return e > a ? (e - a) * link_bps : 0
 }
 
 function rank(p, n,    k) { k = int(p * n); if (k < p * n) k++; return k < 1 ? 1 : k }
