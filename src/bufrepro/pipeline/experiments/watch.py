@@ -49,6 +49,15 @@ def made_since(start_monotonic: float) -> float:
     return _WALL0 + start_monotonic
 
 
+def _exited(proc: subprocess.Popen[bytes], timeout: float) -> bool:
+    """Whether the process exits within `timeout` seconds (returning as soon as it does)."""
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return False
+    return True
+
+
 def run_workflow(
     exp: plan.Resolved, path: Path, cores: int, out: TextIO
 ) -> tuple[int, float, Path]:
@@ -61,8 +70,8 @@ def run_workflow(
     tty = out.isatty()
     with log.open("w") as fh:
         proc = subprocess.Popen(cmd, cwd=REPO_ROOT, stdout=fh, stderr=subprocess.STDOUT)
-        while proc.poll() is None:
-            time.sleep(0.5)
+        # Wait on the process itself, not a sleep: the answer follows the moment it exits.
+        while not _exited(proc, 0.5):
             if tty:
                 print("\r" + progress_line(exp, start).ljust(70), end="", flush=True, file=out)
     line = progress_line(exp, start)
