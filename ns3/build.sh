@@ -16,20 +16,26 @@ package="$(dpkg-query -W -f='${Package} ${Version}' libns3-dev 2>/dev/null || ec
 # Debian's ns3 .pc files carry a stray "-I/usr\;" flag: dropped.
 flags="-O2 -std=c++17 $(pkg-config --cflags $modules | sed 's|-I/usr\\;||g')"
 libs="$(pkg-config --libs $modules)"
+# A reproducible build: the same sources, flags, library and compiler give the same sha256 in any
+# folder. The programs' __FILE__ strings (NS_LOG, asserts) would carry this clone's path; the
+# prefix map writes them as ns3/<file>. The compiler is part of the record.
+repro=("-ffile-prefix-map=$here=ns3")
+compiler="$(g++ --version | head -1)"
 sources="$(cat "$here"/*.cc "$here"/*.h | sha256sum | cut -d' ' -f1)"
 mkdir -p "$prefix"
 record="$prefix/build.txt"
 want="sources $sources
 ns3 $version
 package $package
-flags $flags"
-if [ -f "$record" ] && [ "$(head -4 "$record")" = "$want" ]; then
+flags $flags -ffile-prefix-map=<ns3 folder>=ns3
+compiler $compiler"
+if [ -f "$record" ] && [ "$(head -5 "$record")" = "$want" ]; then
     for cc in "$here"/*.cc; do [ -x "$prefix/$(basename "$cc" .cc)" ] || { rm -f "$record"; break; }; done
     [ -f "$record" ] && { echo "ns3/build.sh: $prefix is current"; exit 0; }
 fi
 for cc in "$here"/*.cc; do
     name="$(basename "$cc" .cc)"
-    g++ $flags "$cc" -o "$prefix/$name.tmp" $libs
+    g++ $flags "${repro[@]}" "$cc" -o "$prefix/$name.tmp" $libs
     mv "$prefix/$name.tmp" "$prefix/$name"
 done
 {
