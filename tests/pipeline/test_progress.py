@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import subprocess
 import threading
@@ -16,11 +17,41 @@ from bufrepro.pipeline import bench, progress
 
 
 def test_progress_line_counts_and_estimates() -> None:
-    assert progress.line(0, 200, 0.0, 0) == "[progress] 0/200 runs (0%)"
-    text = progress.line(50, 200, 2.0, 10)
-    assert text.startswith("[progress] 50/200 runs (25%), 2.0 runs/s, ETA")
-    assert "ETA 75 s" in text
-    assert "ETA 2 min" in progress.line(0, 250, 2.0, -1)
+    assert progress.line(0, 200, 0.0, None) == "[progress] 0/200 runs (0%)"
+    assert progress.line(5, 200, 1e6, None) == "[progress] 5/200 runs (2%)"  # no ETA: no rate
+    text = progress.line(50, 200, 2.0, 75.0)
+    assert text == "[progress] 50/200 runs (25%), 2.0 runs/s, ETA 75 s"
+    assert "ETA 2 min" in progress.line(0, 250, 2.0, 125.0)
+
+
+def _finished(run_dir: Path, cpu: float) -> Path:
+    run_dir.mkdir(parents=True)
+    (run_dir / "run.json").write_text(json.dumps({"cpu_s": {"simulator": cpu, "parser": 0.0}}))
+    return run_dir
+
+
+def test_expected_cost_by_cell_then_scope_then_all(tmp_path: Path) -> None:
+    costs = progress.Costs()
+    assert costs.left([tmp_path / "results/a/runs/x/seed1"]) is None  # nothing measured yet
+    for seed, cpu in ((1, 10.0), (2, 30.0)):
+        d = _finished(tmp_path / f"results/a/runs/slow/seed{seed}", cpu)
+        costs.add(d, progress.run_cpu(d))
+    costs.add(_finished(tmp_path / "results/a/runs/fast/seed1", 2.0), 2.0)
+    costs.add(_finished(tmp_path / "results/b/ns3/runs/c/seed1", 100.0), 100.0)
+    assert costs.expected(tmp_path / "results/a/runs/slow/seed3") == 20.0  # its cell's mean
+    assert costs.expected(tmp_path / "results/a/runs/new/seed1") == 14.0  # its scope's
+    assert costs.expected(tmp_path / "results/z/runs/q/seed1") == 35.5  # every finished run's
+    assert progress.run_cpu(tmp_path / "missing") == 0.0
+
+
+def test_eta_weighs_runs_by_their_cost_and_waits_for_a_rate() -> None:
+    # 40 CPU s finished in 20 s of wall (2 CPU s a second); 100 CPU s expected to come: 50 s.
+    assert progress.eta_seconds(100.0, 40.0, 4, 20.0) == 50.0
+    # The same 4 runs done, but only cheap ones: an expensive remainder is not hidden by counting.
+    assert progress.eta_seconds(1000.0, 40.0, 4, 20.0) == 500.0
+    assert progress.eta_seconds(100.0, 40.0, 2, 20.0) is None  # too few runs yet
+    assert progress.eta_seconds(100.0, 40.0, 4, 0.001) is None  # the first instant
+    assert progress.eta_seconds(None, 40.0, 4, 20.0) is None
 
 
 def test_watch_follows_a_process_and_counts_metrics(

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -35,14 +37,80 @@ def done(run_dirs: list[Path]) -> int:
     return sum((d / "metrics.tsv").is_file() for d in run_dirs)
 
 
-def line(n_done: int, total: int, rate: float, started: int) -> str:
-    """'[progress] 120/1980 runs (6%), 3.1 runs/s, ETA 10 min'."""
+# No rate or ETA before this many runs have finished since the watch began, and this long: the
+# first count can find runs that finished in the instant after the config was written (a line
+# once read "1052631.6 runs/s, ETA 0 s").
+MIN_RUNS_FOR_RATE = 3
+MIN_SECONDS_FOR_RATE = 10.0
+
+
+def run_cpu(run_dir: Path) -> float:
+    """The CPU seconds a finished run's run.json records (simulator and parsers; 0 for a twin)."""
+    try:
+        meta = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+        return float(sum(meta.get("cpu_s", {}).values()))
+    except (OSError, ValueError, TypeError, AttributeError):
+        return 0.0
+
+
+def _scope(run_dir: Path) -> Path:
+    """The part of a run's folder before its `runs` folder (one owner on one simulator)."""
+    parts = run_dir.parts
+    return Path(*parts[: parts.index("runs")]) if "runs" in parts else run_dir.parent
+
+
+@dataclass
+class Costs:
+    """The measured CPU of finished runs, by cell (a run folder's parent: the same cell at other
+    seeds) and by scope; a planned run is expected to cost its cell's mean, else its scope's,
+    else every finished run's."""
+
+    cells: dict[Path, list[float]] = field(default_factory=dict)
+    scopes: dict[Path, list[float]] = field(default_factory=dict)
+    every: list[float] = field(default_factory=list)
+
+    def add(self, run_dir: Path, cpu: float) -> None:
+        self.cells.setdefault(run_dir.parent, []).append(cpu)
+        self.scopes.setdefault(_scope(run_dir), []).append(cpu)
+        self.every.append(cpu)
+
+    def expected(self, run_dir: Path) -> float | None:
+        for seen in (self.cells.get(run_dir.parent), self.scopes.get(_scope(run_dir)), self.every):
+            if seen:
+                return sum(seen) / len(seen)
+        return None
+
+    def left(self, pending: Iterable[Path]) -> float | None:
+        """The expected CPU seconds of the runs still to come (None before any run finished)."""
+        total = 0.0
+        for d in pending:
+            cost = self.expected(d)
+            if cost is None:
+                return None
+            total += cost
+        return total
+
+
+def eta_seconds(
+    cpu_left: float | None, cpu_since: float, runs_since: int, seconds: float
+) -> float | None:
+    """Seconds left: the expected CPU still to come over the CPU the runs finished per second of
+    wall since the watch began; None until MIN_RUNS_FOR_RATE runs and MIN_SECONDS_FOR_RATE."""
+    if cpu_left is None or runs_since < MIN_RUNS_FOR_RATE or seconds < MIN_SECONDS_FOR_RATE:
+        return None
+    if cpu_since <= 0:
+        return None
+    return cpu_left / (cpu_since / seconds)
+
+
+def line(n_done: int, total: int, rate: float, eta: float | None) -> str:
+    """'[progress] 120/1980 runs (6%), 3.1 runs/s, ETA 10 min' (the rate and ETA once known;
+    the ETA weighs each run still to come by its expected CPU, not by one)."""
     pct = 100.0 * n_done / total if total else 100.0
     text = f"[progress] {n_done}/{total} runs ({pct:.0f}%)"
-    if rate > 0 and n_done > started:
-        left = (total - n_done) / rate
-        eta = f"{left / 60:.0f} min" if left >= 90 else f"{left:.0f} s"
-        text += f", {rate:.1f} runs/s, ETA {eta}"
+    if eta is not None and rate > 0:
+        when = f"{eta / 60:.0f} min" if eta >= 90 else f"{eta:.0f} s"
+        text += f", {rate:.1f} runs/s, ETA {when}"
     return text
 
 
@@ -76,7 +144,9 @@ def watch(config: Path, pid: int, interval: float = 2.0, out: TextIO = sys.stdou
     t0, stamp = time.monotonic(), (config.stat().st_mtime if config.is_file() else -1.0)
     runs: list[Path] = []
     pending: list[Path] = []  # runs without metrics yet: only these are looked at again
+    costs = Costs()
     started = n = 0
+    cpu_since = 0.0
     last_print = 0.0
     while True:
         alive = _alive(pid)
@@ -85,16 +155,25 @@ def watch(config: Path, pid: int, interval: float = 2.0, out: TextIO = sys.stdou
             cfg = _load(config)
             runs = planned(cfg) if cfg else []
             pending = [d for d in runs if not (d / "metrics.tsv").is_file()]
+            costs, cpu_since = Costs(), 0.0
+            for d in set(runs) - set(pending):
+                costs.add(d, run_cpu(d))
             started = len(runs) - len(pending)
             t0 = time.monotonic()
         now = time.monotonic()
         # Counted only when a line is due (every 30 s to a file or a pipe): a whole reproduction
-        # plans ~8,000 runs, and looking at each of them every 2 s cost it ~100 CPU s.
+        # plans ~12,000 runs, and looking at each of them every 2 s cost it ~100 CPU s.
         if runs and (tty or now - last_print >= 30 or not alive):
-            pending = [d for d in pending if not (d / "metrics.tsv").is_file()]
+            still = [d for d in pending if not (d / "metrics.tsv").is_file()]
+            for d in set(pending) - set(still):
+                cpu = run_cpu(d)
+                costs.add(d, cpu)
+                cpu_since += cpu
+            pending = still
             n = len(runs) - len(pending)
-            rate = (n - started) / max(now - t0, 1e-9)
-            text = line(n, len(runs), rate, started)
+            seconds = max(now - t0, 1e-9)
+            eta = eta_seconds(costs.left(pending), cpu_since, n - started, seconds)
+            text = line(n, len(runs), (n - started) / seconds, eta)
             out.write(("\r" + text + " " * 8) if tty else text + "\n")
             out.flush()
             last_print = now
