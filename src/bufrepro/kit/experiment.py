@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from bufrepro.kit.declaration import Block, Declaration
@@ -13,6 +14,15 @@ ROOT = "results/experiments"
 # A kind's setup: its block parsed once into the kind's own typed form (the link kind's: the
 # block with its Link), handed to every method that plans, runs or answers.
 S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class Price:
+    """What an experiment's runs are expected to cost before any runs: at most `runs` runs and
+    `cpu_s` CPU seconds of simulator and parsers (the kind's own cost model)."""
+
+    runs: int
+    cpu_s: float
 
 
 class Experiment(Generic[S]):
@@ -63,6 +73,10 @@ class Experiment(Generic[S]):
     def describe(self, setup: S) -> dict[str, Any]:
         """The scenario's derived quantities as the answer prints them (units in the names)."""
         return {}
+
+    def price(self, block: Block) -> Price | None:
+        """The runs' expected cost, before any run (None: the kind has no cost model)."""
+        return None
 
     def rules(self, setup: S) -> list[dict[str, Any]]:
         """Rules of thumb on the axis from the block's own inputs: name, value, source, note."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -128,6 +129,30 @@ def test_the_documented_command_as_written(tmp_path: Path) -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
+    # --no-run plans and prices: the runs at most, their CPU and the wall on the cores given.
+    assert re.search(
+        r"planned: at most 80 runs, about 16 CPU s .* s of wall on \d+ cores", proc.stdout
+    )
+    priced = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bufrepro.cli",
+            "advise",
+            *documented,
+            "--no-run",
+            "--json",
+            "--cores=1",
+        ],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    planned = json.loads(priced.stdout)["planned"]
+    assert planned["runs"] == 80 and planned["cores"] == 1
+    assert planned["wall_s"] > planned["cpu_s"]  # one core: the workflow's work on top of ns's
     written = (
         work / "experiments" / "link-10mbit-40ms-3sack-loss1pct-droptail-red.yaml"
     ).read_text()

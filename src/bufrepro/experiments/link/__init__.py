@@ -14,7 +14,7 @@ from bufrepro.experiments.link.scenarios import red_threshold
 from bufrepro.experiments.link.tables import CCS, backend_of, cc_problem, queue_problem
 from bufrepro.kit import prose, units
 from bufrepro.kit.declaration import Declaration
-from bufrepro.kit.experiment import Experiment
+from bufrepro.kit.experiment import Experiment, Price
 from bufrepro.kit.study import Block
 
 # Mathis et al.'s constant in W = K / sqrt(p): sqrt(3/2) for a receiver that ACKs every packet,
@@ -143,6 +143,11 @@ class LinkExperiment(Experiment[Setup]):
             runs,
             link.backend,
         )
+
+    def price(self, block: Block) -> Price:
+        """The guard's cost model (guards.estimate): at most this many runs and CPU seconds."""
+        made = self.cost(block)
+        return Price(made.runs, made.cpu_s)
 
     def series(self, setup: Setup) -> list[str]:
         """The queues, in the order given; with an AQM on ns3, DropTail on ns3 too (the
