@@ -16,7 +16,7 @@ import yaml
 
 from bufrepro.kit.paths import REPO_ROOT
 from bufrepro.pipeline import configuration
-from bufrepro.pipeline.experiments import plan, watch
+from bufrepro.pipeline.experiments import plan, price, watch
 
 # Each flag and the block key it sets (errors about the key name the flag).
 FLAG_KEYS = {
@@ -90,10 +90,7 @@ def _advise_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--no-run",
         action="store_true",
-        help=(
-            "write and check the config, print the planned runs and their estimated CPU and "
-            "wall on --cores; run nothing"
-        ),
+        help="write and check the config, print the planned runs, CPU and wall; run nothing",
     )
     p.add_argument(
         "--json",
@@ -355,35 +352,6 @@ def _from_flags(
     return name, path, configuration.load(path)
 
 
-# The workflow's wall from the cost model's CPU (simulator and parsers): the workflow's own work
-# (Snakemake, batches, answer, page) adds about 40 % to their CPU and ~3 s of start-up, measured
-# on the README link (18.9 CPU s in all for 13.7 s of ns and parsers, 11.8 s of wall on 2 cores,
-# commit bd8de62): wall ~ cpu x 1.4 / cores + 3 s.
-WORKFLOW_CPU_FACTOR = 1.4
-WORKFLOW_START_S = 3.0
-PLANNED = (
-    "[advise] planned: at most {runs} runs, about {cpu_s:.0f} CPU s of simulation and parsing; "
-    "about {wall_s:.0f} s of wall on {cores} cores (the guard's cost model; run it without "
-    "--no-run to measure)"
-)
-
-
-def _planned(exp: plan.Resolved, cores: int) -> dict[str, Any]:
-    """The runs an experiment would make and their estimated CPU and wall ({} without a model)."""
-    price = exp.kind.price(exp.block)
-    if price is None:
-        return {}
-    wall = price.cpu_s * WORKFLOW_CPU_FACTOR / cores + WORKFLOW_START_S
-    return {
-        "planned": {
-            "runs": price.runs,
-            "cpu_s": round(price.cpu_s, 1),
-            "wall_s": round(wall, 1),
-            "cores": cores,
-        }
-    }
-
-
 def advise(argv: Sequence[str]) -> int:
     """The `bufrepro advise` verb; returns the exit code. Bad input is refused before anything
     is written or run: one line on stderr per problem, naming the flag, and exit 2."""
@@ -403,11 +371,8 @@ def advise(argv: Sequence[str]) -> int:
         return 2
     print(f"[advise] experiment {name}: config {path}", file=say)
     if args.no_run:
-        planned = _planned(plan.resolve(cfg, name), args.cores)
-        if args.json:
-            print(json.dumps({"experiment": name, "config": str(path), **planned}, indent=1))
-        elif planned:
-            print(PLANNED.format(**planned["planned"]), file=say)
+        wrote = {"experiment": name, "config": str(path)}
+        print(price.said(plan.resolve(cfg, name), args.cores, wrote, args.json), end="")
         return 0
     since = time.time()
     exp = plan.resolve(cfg, name)
