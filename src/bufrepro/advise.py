@@ -12,11 +12,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-import yaml
-
 from bufrepro.kit.paths import REPO_ROOT
 from bufrepro.pipeline import configuration
-from bufrepro.pipeline.experiments import plan, price, watch
+from bufrepro.pipeline.experiments import experiment_file, plan, price, watch
 
 # Each flag and the block key it sets (errors about the key name the flag).
 FLAG_KEYS = {
@@ -213,51 +211,6 @@ def with_values_attached(argv: Sequence[str]) -> list[str]:
     return out
 
 
-def default_name(block: Mapping[str, Any]) -> str:
-    """A name from the link's keys, e.g. link-10mbit-40ms-3sack-loss1pct."""
-    link, flows = block.get("link", {}), block.get("flows", {})
-    parts = [
-        "link",
-        str(link.get("rate", "")),
-        str(link.get("rtt", "")),
-        f"{flows.get('count', 1)}{flows.get('cc', 'sack')}",
-    ]
-    if str(link.get("loss", "0")) not in ("0", "0%"):
-        parts.append(f"loss{link['loss']}")
-    # What else makes the runs differ: the queues (default DropTail, RED), the spread, the seeds.
-    parts.append("-".join(str(q) for q in block.get("queues", ["DropTail", "RED"])))
-    if "rtt_spread" in flows:
-        parts.append(f"spread{flows['rtt_spread']}")
-    if block.get("aqm", {}).get("ecn"):
-        parts.append("ecn")
-    if "seeds" in block:
-        seeds = list(block["seeds"])
-        same = seeds == list(range(1, len(seeds) + 1))
-        parts.append(f"seeds{len(seeds)}" if same else "seeds" + ".".join(map(str, seeds)))
-    text = "-".join(parts).lower().replace("%", "pct")
-    return re.sub(r"[^a-z0-9.-]+", "", text)
-
-
-def free_name(name: str, block: Mapping[str, Any], chosen: bool) -> tuple[str, str]:
-    """(the name to use, a note): an existing experiments/NAME.yaml with another block is never
-    overwritten; a default name takes the next free NAME-2, NAME-3 ..., a chosen one is refused."""
-    candidate, k = name, 1
-    while True:
-        path = Path("experiments") / f"{candidate}.yaml"
-        if not path.is_file():
-            return candidate, "" if k == 1 else f"{name} holds another config"
-        old = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("experiments", {})
-        if old.get(candidate) == dict(block):
-            return candidate, f"{path} holds the same config: its runs are reused"
-        if chosen:
-            raise configuration.ConfigError(
-                f"--name: experiments/{name}.yaml holds another config; choose another --name, "
-                f"or rerun that one with --config experiments/{name}.yaml"
-            )
-        k += 1
-        candidate = f"{name}-{k}"
-
-
 def flag_message(message: str, name: str) -> str:
     """A config error about the experiment's keys, told in flags (--rate for link.rate)."""
     out = []
@@ -284,43 +237,10 @@ def _link_flags(argv: Sequence[str]) -> list[str]:
     return out
 
 
-def write_config(path: Path, name: str, block: Mapping[str, Any], argv: Sequence[str]) -> None:
-    """The experiment's config file, which the user keeps and reruns."""
-    head = (
-        f"# bufrepro experiment {name}, written by: bufrepro advise {' '.join(argv)}\n"
-        f"# Rerun: bufrepro advise --config {path}  (or: snakemake --cores 2 --configfile {path})\n"
-        "# Keys, defaults and allowed values: config/experiments/link.schema.yaml\n"
-    )
-    body = yaml.safe_dump({"studies": [], "experiments": {name: dict(block)}}, sort_keys=False)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(head + body, encoding="utf-8")
-
-
 def _problems(message: str) -> list[str]:
     """A ConfigError's problems, one a line, without the "invalid configuration:" heading."""
     lines = [line.strip() for line in message.splitlines()]
     return [line for line in lines if line and line != "invalid configuration:"]
-
-
-def _read_experiment(given: str) -> tuple[str, Path, dict[str, Any]]:
-    """--config: (its one experiment's name, the file, the validated config)."""
-    path = Path(given)
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except OSError as err:
-        raise configuration.ConfigError(
-            f"--config: {given}: cannot read it ({err.strerror}); allowed: an experiment file "
-            "advise wrote (experiments/NAME.yaml)"
-        ) from None
-    except yaml.YAMLError:
-        raise configuration.ConfigError(f"--config: {given}: not YAML") from None
-    named = raw.get("experiments", {}) if isinstance(raw, dict) else {}
-    names = list(named) if isinstance(named, dict) else []
-    if len(names) != 1:
-        raise configuration.ConfigError(
-            f"--config: {given} names {len(names)} experiments; advise runs one"
-        )
-    return names[0], path, configuration.load(path)
 
 
 def _from_flags(
@@ -336,7 +256,9 @@ def _from_flags(
             f"--name: {args.name!r}; allowed: letters, digits, '.', '_' and '-' (a file name)"
         )
     block = block_from_flags(args)
-    name, said = free_name(args.name or default_name(block), block, bool(args.name))
+    name, said = experiment_file.free_name(
+        args.name or experiment_file.default_name(block), block, bool(args.name)
+    )
     path = Path("experiments") / f"{name}.yaml"
     try:
         # The studies' defaults are not validated: advise runs none of them (a machine without
@@ -348,7 +270,7 @@ def _from_flags(
         raise configuration.ConfigError(flag_message(str(err), name)) from None
     if said:
         print(f"[advise] {said}", file=say)
-    write_config(path, name, block, _link_flags(argv))
+    experiment_file.write(path, name, block, _link_flags(argv))
     return name, path, configuration.load(path)
 
 
@@ -362,7 +284,7 @@ def advise(argv: Sequence[str]) -> int:
         if args.cores < 1:
             raise configuration.ConfigError(f"--cores: {args.cores}; allowed: 1 or more")
         if args.config:
-            name, path, cfg = _read_experiment(args.config)
+            name, path, cfg = experiment_file.read(args.config)
         else:
             name, path, cfg = _from_flags(args, argv, say)
     except configuration.ConfigError as err:

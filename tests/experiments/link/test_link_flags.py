@@ -9,6 +9,7 @@ import pytest
 from bufrepro import advise
 from bufrepro.kit import units
 from bufrepro.kit.paths import REPO_ROOT
+from bufrepro.pipeline.experiments import experiment_file
 
 LINK = ["--rate", "10Mbit", "--rtt", "40ms", "--flows", "3", "--loss", "1%"]
 
@@ -88,10 +89,10 @@ def test_the_default_name_and_the_written_config(tmp_path: Path) -> None:
         advise._advise_parser().parse_args([*LINK, "--queue", "DropTail,RED"])
     )
     assert block["queues"] == ["DropTail", "RED"] and block["flows"]["count"] == 3
-    name = advise.default_name(block)
+    name = experiment_file.default_name(block)
     assert name == "link-10mbit-40ms-3sack-loss1pct-droptail-red"
     path = tmp_path / f"{name}.yaml"
-    advise.write_config(path, name, block, advise._link_flags([*LINK, "--json", "--cores", "2"]))
+    experiment_file.write(path, name, block, advise._link_flags([*LINK, "--json", "--cores", "2"]))
     text = path.read_text()
     assert "snakemake --cores 2 --configfile" in text and "studies: []" in text
     assert f"written by: bufrepro advise {' '.join(LINK)}\n" in text  # not --json, --cores
@@ -104,14 +105,19 @@ def test_another_config_never_overwrites_an_experiment(
     parse = advise._advise_parser().parse_args
     droptail = advise.block_from_flags(parse([*LINK, "--queue", "DropTail"]))
     spread = advise.block_from_flags(parse([*LINK, "--queue", "DropTail", "--rtt-spread", "0"]))
-    assert advise.default_name(droptail) != advise.default_name(spread)  # the spread is named
-    name = advise.default_name(droptail)
-    advise.write_config(Path("experiments") / f"{name}.yaml", name, droptail, LINK)
-    assert advise.free_name(name, droptail, False) == (
+    assert experiment_file.default_name(droptail) != experiment_file.default_name(
+        spread
+    )  # the spread is named
+    name = experiment_file.default_name(droptail)
+    experiment_file.write(Path("experiments") / f"{name}.yaml", name, droptail, LINK)
+    assert experiment_file.free_name(name, droptail, False) == (
         name,
         f"experiments/{name}.yaml holds the same config: its runs are reused",
     )
     other = {**droptail, "seeds": [5, 6]}
-    assert advise.free_name(name, other, False) == (f"{name}-2", f"{name} holds another config")
+    assert experiment_file.free_name(name, other, False) == (
+        f"{name}-2",
+        f"{name} holds another config",
+    )
     with pytest.raises(advise.configuration.ConfigError, match="--name: experiments/"):
-        advise.free_name(name, other, True)
+        experiment_file.free_name(name, other, True)

@@ -11,6 +11,7 @@ from bufrepro import advise
 from bufrepro.backends.simulators import ns3
 from bufrepro.experiments.link import tables
 from bufrepro.kit.paths import REPO_ROOT
+from bufrepro.pipeline.experiments import experiment_file
 
 LINK = ["--rate", "10Mbit", "--rtt", "40ms", "--flows", "3", "--loss", "1%"]
 
@@ -91,7 +92,7 @@ def test_ecn_without_an_aqm_that_marks_is_refused_before_any_run(
         )
         assert "(CoDel, PIE, FQ-CoDel, on ns3)" in err, err
     block = advise.block_from_flags(advise._advise_parser().parse_args(["--ecn", *LINK]))
-    assert block["aqm"] == {"ecn": True} and advise.default_name(block).endswith("-ecn")
+    assert block["aqm"] == {"ecn": True} and experiment_file.default_name(block).endswith("-ecn")
 
 
 def test_bbr_asked_of_ns2_names_the_backend_that_has_it(
