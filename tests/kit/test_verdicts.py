@@ -152,3 +152,29 @@ def test_several_tests_make_one_check() -> None:
     assert all_of("c", [holds, same]).result == "no meaningful difference"
     assert all_of("c", [same, vague]).result == "undecided"
     assert isinstance(all_of("c", []), Check) and all_of("c", []).result == "holds"
+
+
+def test_an_interval_that_rules_the_claim_out_short_of_its_opposite_is_not_supported() -> None:
+    """The issue's case: [-3, -0.5] x tolerance in the claimed direction rules the claimed effect
+    out, yet reaches -tolerance: not supported, not undecided. Direction -1 mirrors it."""
+    t = 2.0
+    assert v.claim_outcome(v.Interval(-3.5, -6.0, -1.0, 6, True), t, 1) == "not supported"
+    assert v.claim_outcome(v.Interval(3.5, 1.0, 6.0, 6, True), t, -1) == "not supported"
+    # an interval holding the claimed bound +t stays undecided, even when it reaches -t too
+    assert v.claim_outcome(v.Interval(0.0, -6.0, 2.5, 6, True), t, 1) == "undecided"
+    assert v.claim_outcome(v.Interval(2.5, 1.0, 4.0, 6, True), t, 1) == "undecided"
+    # the neighbours on the number line keep their words
+    assert v.claim_outcome(v.Interval(-1.0, -1.9, 1.9, 6, True), t, 1) == "no meaningful difference"
+    assert v.claim_outcome(v.Interval(-5.0, -6.0, -2.1, 6, True), t, 1) == "fails"
+    assert v.claim_outcome(v.Interval(3.0, 2.1, 4.0, 6, True), t, 1) == "holds"
+
+
+def test_not_supported_is_counted_and_combined() -> None:
+    from bufrepro.pipeline import summary
+
+    ns, u = "not supported", "undecided"
+    assert v.combined([ns, ns, "holds"], 0.6) == ns
+    assert v.combined([ns, u, u], 0.9) == u
+    assert v.combined([ns, ns, u], 0.9) == ns
+    assert ns in summary.VERDICTS
+    assert summary.counts(__import__("pandas").Series([ns, ns, u]))[ns] == 2

@@ -81,6 +81,7 @@ def test_study_summary_counts(tmp_path: Path) -> None:
         "holds": 1,
         "partly": 0,
         "fails": 1,
+        "not supported": 0,
         "no meaningful difference": 0,
         "undecided": 0,
         "untestable": 1,
@@ -90,7 +91,8 @@ def test_study_summary_counts(tmp_path: Path) -> None:
     text = summary.display_rows([row])[0]
     assert text["inside 95% CI"].startswith("1 of 2 judged; 1 from n < 5 seeds not judged")
     assert text["claims (ours)"] == (
-        "1 holds / 0 partly / 1 fails / 0 no meaningful difference / 0 undecided (1 untestable)"
+        "1 holds / 0 partly / 1 fails / 0 not supported / 0 no meaningful difference / 0 undecided"
+        " (1 untestable)"
     )
 
 

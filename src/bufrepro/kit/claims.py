@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from bufrepro.kit import verdicts
+from bufrepro.kit.samples import Sample
 
 
 @dataclass(frozen=True)
@@ -37,9 +38,26 @@ class Claim:
     statement: str
     definition: str
     check: Callable[[pd.DataFrame, Mapping[str, float]], list[Check]]
-    # The test on per-seed runs (kit.verdicts): used on our runs when they are given; the
-    # paper's table (one value per cell) is always read by `check`.
+    # The test on per-seed runs (kit.verdicts): used on our runs when they are given, and then
+    # on the paper's table too, its values as points (points()): one rule for both sides.
     test: Callable[[pd.DataFrame, Mapping[str, float]], list[Check]] | None = None
+
+
+# How a side of a claim was judged (claims.csv's rule and paper_table_rule).
+RULE_TEST = "claim test"
+RULE_CHECK = "sign of the means"
+
+
+def rule(checks: Sequence[Check]) -> str:
+    """How a side was judged: by the claim test when every comparison is a test's (it carries
+    its outcome), else by the sign of the means."""
+    return RULE_TEST if checks and all(c.outcome for c in checks) else RULE_CHECK
+
+
+def points(table: pd.DataFrame) -> pd.DataFrame:
+    """A table of one value per cell as runs of the claim test: each row one published point
+    (seed verdicts.PUBLISHED), which the test judges as an interval of no width."""
+    return table.assign(seed=verdicts.PUBLISHED)
 
 
 def context(keys: Sequence[str], values: object) -> str:
@@ -107,6 +125,26 @@ def monotone_test(
     return test
 
 
+def sample_check(
+    where: str,
+    what: str,
+    a: Sample,
+    b: Sample,
+    tol: float,
+    direction: int,
+    bound: bool,
+) -> Check:
+    """b against a, each a cell's Sample, as a test: the 90 % interval of b - a (paired by seed
+    on the seeds both ran, Welch where they share too few; a point for two published values:
+    verdicts.difference) against tol, a claim that b differs in `direction`
+    (verdicts.claim_outcome) or, `bound`, that b reaches a (verdicts.bound_outcome)."""
+    iv = verdicts.difference(a.values, b.values, verdicts.CLAIM_CONFIDENCE)
+    judge = verdicts.bound_outcome if bound else verdicts.claim_outcome
+    outcome = judge(iv, tol, direction)
+    text = verdicts.evidence(what, a.mean, b.mean, iv, tol, outcome)
+    return Check(where, outcome == verdicts.word("claim", "holds"), text, outcome)
+
+
 def welch_check(
     where: str,
     what: str,
@@ -116,9 +154,7 @@ def welch_check(
     direction: int,
     bound: bool,
 ) -> Check:
-    """b against a, each a cell's (n, mean, sd), as a test: Welch's 90 % interval of b - a
-    against tol, a claim that b differs in `direction` (verdicts.claim_outcome) or, `bound`,
-    that b reaches a (verdicts.bound_outcome)."""
+    """sample_check on (n, mean, sd) per side: Welch's interval (no pairs known)."""
     iv = verdicts.welch(a, b, verdicts.CLAIM_CONFIDENCE)
     judge = verdicts.bound_outcome if bound else verdicts.claim_outcome
     outcome = judge(iv, tol, direction)
@@ -182,7 +218,9 @@ def evaluate_claims(
 
     A claim's `scopes` are values of `scope_key` (e.g. the queue, one per paper) that it is
     checked within; `seed_files` names the paper of each scope. Given our per-seed `runs`, a
-    claim with a `test` is judged by it on them (kit.verdicts), else by `check` on the means.
+    claim with a `test` is judged by it on them (kit.verdicts) and on the paper's table as
+    points, else both sides by `check` on the means: one rule for both, named in `rule` and
+    `paper_table_rule`.
     """
     rows = []
     for claim in claims:
@@ -195,9 +233,10 @@ def evaluate_claims(
                     runs_s = runs[runs[scope_key] == scope]
             if claim.test is not None and runs_s is not None:
                 ours_checks = claim.test(runs_s, thresholds)
+                paper_checks = claim.test(points(paper_s), thresholds)
             else:
                 ours_checks = claim.check(ours_s, thresholds)
-            paper_checks = claim.check(paper_s, thresholds)
+                paper_checks = claim.check(paper_s, thresholds)
             rows.append(
                 {
                     "claim": claim.claim_id,
@@ -211,6 +250,8 @@ def evaluate_claims(
                     "evidence": evidence(ours_checks),
                     "paper_table_verdict": verdict(paper_checks, thresholds["holds_frac"]),
                     "paper_table_evidence": evidence(paper_checks),
+                    "rule": rule(ours_checks),
+                    "paper_table_rule": rule(paper_checks),
                 }
             )
     return pd.DataFrame(rows)
