@@ -46,6 +46,8 @@ class Claim:
 # How a side of a claim was judged (claims.csv's rule and paper_table_rule).
 RULE_TEST = "claim test"
 RULE_CHECK = "sign of the means"
+# What the paper's column of claims.csv reads (paper_side): the paper's own table of values.
+PAPER_SIDE = "paper's table"
 
 
 def rule(checks: Sequence[Check]) -> str:
@@ -250,6 +252,7 @@ def evaluate_claims(
                     "evidence": evidence(ours_checks),
                     "paper_table_verdict": verdict(paper_checks, thresholds["holds_frac"]),
                     "paper_table_evidence": evidence(paper_checks),
+                    "paper_side": PAPER_SIDE,
                     "rule": rule(ours_checks),
                     "paper_table_rule": rule(paper_checks),
                 }
