@@ -1,4 +1,4 @@
-"""The vegas claims' tests on the cells' spread: Welch on each cell's (n, mean, sd)."""
+"""The vegas claims' tests on the cells' per-seed values, paired by seed (kit.samples)."""
 
 from __future__ import annotations
 
@@ -8,18 +8,20 @@ from typing import Any
 import pandas as pd
 
 from bufrepro.kit import verdicts
-from bufrepro.kit.claims import Check, all_of, welch_check
+from bufrepro.kit.claims import Check, all_of, sample_check
+from bufrepro.kit.samples import Sample
 
-# A cell's summary of one column: (n, mean, sd), the summary's seeds, mean and spread.
-Cell = tuple[int, float, float]
+# A cell of one column: its values by seed (ours) or its published point (the paper's).
+Cell = Sample
 
 
 def cell(row: Mapping[Any, Any], col: str) -> Cell | None:
-    """(n, mean, sd) of `col` in one claim cell; None without its spread (the paper's tables)."""
-    sd, n, mean = row.get(f"{col}_sd"), row.get(f"{col}_n"), row.get(col)
-    if sd is None or n is None or mean is None or pd.isna(sd) or pd.isna(n) or pd.isna(mean):
+    """`col`'s Sample in one claim cell (column `<col>_seeds`); None without one (our cells
+    when no per-seed runs were given: then the means decide)."""
+    got, mean = row.get(f"{col}_seeds"), row.get(col)
+    if not isinstance(got, Sample) or mean is None or pd.isna(mean):
         return None
-    return int(n), float(mean), float(sd)
+    return got
 
 
 def step(
@@ -31,13 +33,13 @@ def step(
     frac: float,
     direction: int,
 ) -> Check | None:
-    """r1's `col` against r0's as a test (kit.verdicts): Welch's 90 % interval of the
-    difference against frac x the two cells' mean, in `direction`; None without spread."""
+    """r1's `col` against r0's as a test (kit.verdicts): the 90 % interval of the difference,
+    paired by seed, against frac x the two cells' mean, in `direction`; None without samples."""
     c0, c1 = cell(r0, col), cell(r1, col)
     if c0 is None or c1 is None:
         return None
-    tol = frac * abs(c0[1] + c1[1]) / 2
-    return welch_check(where, what, c0, c1, tol, direction, False)
+    tol = frac * abs(c0.mean + c1.mean) / 2
+    return sample_check(where, what, c0, c1, tol, direction, False)
 
 
 def smallest_at(
