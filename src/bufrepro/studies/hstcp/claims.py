@@ -8,16 +8,16 @@ from typing import Any
 
 import pandas as pd
 
-from bufrepro.kit import verdicts
+from bufrepro.kit import samples, verdicts
 from bufrepro.kit.claims import Check, evidence, rule, verdict
 from bufrepro.kit.stats import wide_means
 from bufrepro.kit.study import Block
 from bufrepro.studies.hstcp.params import CLAIM_FRACTIONS, KEYS, SEED_FILE, axis_ratios
-from bufrepro.studies.hstcp.tested import fall_tested, tested
+from bufrepro.studies.hstcp.tested import Cell, against, fall_tested, interval, tested
 
 Curves = Mapping[tuple[str, str], Sequence[tuple[float, float]]]
-# Per (scenario, queue) and buffer fraction: (n, mean, sd) of the runs' utilisation.
-Spread = Mapping[tuple[str, str], Mapping[float, tuple[int, float, float]]]
+# Per (scenario, queue) and buffer fraction: the runs' values of a metric (tested.Cell).
+Spread = Mapping[tuple[str, str], Mapping[float, Cell]]
 CheckFn = Callable[..., list[Check]]
 
 
@@ -174,6 +174,18 @@ def _spread(
     return out
 
 
+def _seeds(
+    runs: pd.DataFrame, metric: str = "link_utilisation"
+) -> dict[tuple[str, str], dict[float, Any]]:
+    """Per (scenario, queue) and fraction: the metric's values by seed (runs.csv)."""
+    out: dict[tuple[str, str], dict[float, Any]] = {}
+    if metric not in runs:
+        return out
+    for (scen, queue, frac), cell in samples.of_runs(runs, KEYS, metric).items():
+        out.setdefault((str(scen), str(queue)), {})[float(frac)] = cell
+    return out
+
+
 def by_queue(curves: Mapping[tuple[str, str], Any], queue: str) -> dict[tuple[str, str], Any]:
     """The curves of one queue discipline."""
     return {k: v for k, v in curves.items() if k[1] == queue}
@@ -202,7 +214,7 @@ def check_agree(
                 continue
             # the model is one number: the 90 % interval of the runs' mean minus it, inside
             # +-agree_tol (the smallest disagreement of interest) holds
-            iv = verdicts.welch((cell[0], m, 0.0), cell, verdicts.CLAIM_CONFIDENCE)
+            iv = against(cell, m)
             outcome = verdicts.flat_outcome(iv, th["agree_tol"])
             told = verdicts.evidence(
                 "utilisation, model -> simulation:", m, u, iv, th["agree_tol"], outcome
@@ -240,8 +252,8 @@ def check_fairness(
     jain: Spread | None = None,
 ) -> list[Check]:
     """Jain's index higher at the largest than at the smallest buffer; two flows (DropTail).
-    Given the runs' `jain` spread, a test (kit.verdicts): Welch's 90 % interval of the rise
-    against jain_tol, its smallest effect of interest."""
+    Given the runs' `jain` values, a test (kit.verdicts): the 90 % interval of the rise,
+    paired by seed, against jain_tol, its smallest effect of interest."""
     checks = []
     for key in sorted(by_queue(sim, queue)):
         j = _curve(cells, *key, "jain_index")
@@ -253,7 +265,7 @@ def check_fairness(
             )
             got = (jain or {}).get(key, {})
             if th is not None and f0 in got and f1 in got:
-                iv = verdicts.welch(got[f0], got[f1], verdicts.CLAIM_CONFIDENCE)
+                iv = interval(got[f0], got[f1])
                 outcome = verdicts.claim_outcome(iv, th["jain_tol"], 1)
                 told = verdicts.evidence(f"{text}:", j0, j1, iv, th["jain_tol"], outcome)
                 checks.append(
@@ -267,9 +279,15 @@ def check_fairness(
 
 
 def evaluate(
-    block: Block, summary: pd.DataFrame, model: pd.DataFrame, twoflow: pd.DataFrame | None
+    block: Block,
+    summary: pd.DataFrame,
+    model: pd.DataFrame,
+    twoflow: pd.DataFrame | None,
+    runs: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
-    """Every claim's verdict and evidence, on the simulation and on the model."""
+    """Every claim's verdict and evidence, on the simulation and on the model. Given `runs`,
+    the tests read each cell's values by seed (paired where two cells are compared), else the
+    summary's (n, mean, sd) (Welch)."""
     th = dict(block["claims"])
     cells = _cells(summary)
     keys = sorted(
@@ -282,7 +300,7 @@ def evaluate(
     ratio = axis_ratios(block)
     sim_f = {k: on_flows_axis(c, ratio[k[0]]) for k, c in sim.items()}
     mod_f = {k: on_flows_axis(c, ratio[k[0]]) for k, c in mod.items()}
-    spread = _spread(summary, 1.0)
+    spread = _seeds(runs) if runs is not None else _spread(summary, 1.0)
     spread_f = {k: {_snap(f * ratio[k[0]]): v for f, v in c.items()} for k, c in spread.items()}
     for claim_id, statement, definition, fn in CURVE_CLAIMS:
         for queue in QUEUES:
@@ -321,6 +339,7 @@ def evaluate(
                     th,
                 )
             )
+    jain = _seeds(runs, "jain_index") if runs is not None else _spread(summary, 1.0, "jain_index")
     for queue in QUEUES:
         rows.append(
             _claim_row(
@@ -331,7 +350,7 @@ def evaluate(
                 "Per scenario: Jain's index over the flows' throughput is higher at the largest "
                 "than at the smallest buffer; two flows: the short/long-RTT throughput ratio is "
                 "closer to 1 over-buffered than under-buffered (DropTail).",
-                check_fairness(sim, cells, twoflow, queue, th, _spread(summary, 1.0, "jain_index")),
+                check_fairness(sim, cells, twoflow, queue, th, jain),
                 [],
                 th,
             )
