@@ -46,14 +46,18 @@ class Claim:
 # How a side of a claim was judged (claims.csv's rule and paper_table_rule).
 RULE_TEST = "claim test"
 RULE_CHECK = "sign of the means"
+RULE_NONE = ""
 # What the paper's column of claims.csv reads (paper_side): the paper's own table of values.
 PAPER_SIDE = "paper's table"
 
 
 def rule(checks: Sequence[Check]) -> str:
     """How a side was judged: by the claim test when every comparison is a test's (it carries
-    its outcome), else by the sign of the means."""
-    return RULE_TEST if checks and all(c.outcome for c in checks) else RULE_CHECK
+    its outcome), else by the sign of the means; "" when it has no comparison (untestable: no
+    rule was applied, so it parts from no other)."""
+    if not checks:
+        return RULE_NONE
+    return RULE_TEST if all(c.outcome for c in checks) else RULE_CHECK
 
 
 def points(table: pd.DataFrame) -> pd.DataFrame:

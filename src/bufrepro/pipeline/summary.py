@@ -134,10 +134,15 @@ def paper_side(claims: pd.DataFrame) -> dict[str, Any]:
     """claims_paper (counts over the rows where the paper's side is judged by our side's rule),
     claims_paper_apart (the rows judged by another), claims_paper_rule, claims_paper_side."""
     if {"rule", "paper_table_rule"} <= set(claims):
-        same = claims["rule"].astype(str) == claims["paper_table_rule"].astype(str)
+        ours, paper = (claims[c].fillna("").astype(str) for c in ("rule", "paper_table_rule"))
+        same = (ours == paper) | (ours == "") | (paper == "")  # "": no comparison, no rule
     else:  # a table from before the rules were named: both read by the sign of the means
         same = pd.Series(True, index=claims.index)
-    rules = sorted(set(claims.loc[same, "rule"].astype(str))) if "rule" in claims else []
+    rules = (
+        sorted(set(claims.loc[same, "rule"].fillna("").astype(str)) - {""})
+        if "rule" in claims
+        else []
+    )
     apart = (
         sorted(set(claims.loc[~same, "paper_table_rule"].astype(str))) if "rule" in claims else []
     )
