@@ -137,7 +137,7 @@ def test_a_threshold_claim_is_a_non_inferiority_test() -> None:
 
 def test_several_tests_make_one_check() -> None:
     """kit.claims.all_of: one failing test fails the check; all holding hold it; holds beside
-    no meaningful difference is no meaningful difference; beside undecided, undecided."""
+    no meaningful difference is no meaningful difference; beside undecided, not supported."""
     from bufrepro.kit.claims import Check, all_of, welch_check
 
     holds = welch_check("c", "x:", (5, 100.0, 1.0), (5, 80.0, 1.0), 5.0, -1, False)
@@ -150,7 +150,12 @@ def test_several_tests_make_one_check() -> None:
     assert all_of("c", [holds, holds]).result == "holds"
     assert all_of("c", [holds, fails, vague]).result == "fails"
     assert all_of("c", [holds, same]).result == "no meaningful difference"
-    assert all_of("c", [same, vague]).result == "undecided"
+    # the same part rules the claimed effect out: the whole is not supported, not undecided
+    assert all_of("c", [same, vague]).result == "not supported"
+    assert all_of("c", [holds, vague]).result == "undecided"
+    ruled_out = Check("c", False, "", "not supported")
+    assert all_of("c", [holds, ruled_out, vague]).result == "not supported"
+    assert all_of("c", [ruled_out, fails]).result == "fails"
     assert isinstance(all_of("c", []), Check) and all_of("c", []).result == "holds"
 
 

@@ -169,20 +169,27 @@ def welch_check(
 
 
 def all_of(where: str, checks: Sequence[Check]) -> Check:
-    """One check from the tests that together make it: fails when one fails; holds when all
-    hold; else not judged when one is, no meaningful difference when every other one is that,
+    """One check from the tests that together make it (a claim that needs all of them): fails
+    when one fails; holds when all hold; not supported when one is; else not judged when one
+    is; no meaningful difference when every other one is that; not supported when one is that
+    beside undecided ones (that part rules the claimed effect out, so the whole is ruled out);
     undecided otherwise. Its evidence lists theirs."""
     got = [c.result for c in checks]
-    w = {k: verdicts.word("claim", k) for k in ("holds", "fails", "not_judged", "no_difference")}
+    keys = ("holds", "fails", "not_supported", "not_judged", "no_difference")
+    w = {k: verdicts.word("claim", k) for k in keys}
     rest = [o for o in got if o != w["holds"]]
     if w["fails"] in got:
         outcome = w["fails"]
     elif not rest:
         outcome = w["holds"]
+    elif w["not_supported"] in rest:
+        outcome = w["not_supported"]
     elif w["not_judged"] in rest:
         outcome = w["not_judged"]
     elif all(o == w["no_difference"] for o in rest):
         outcome = w["no_difference"]
+    elif w["no_difference"] in rest:
+        outcome = w["not_supported"]
     else:
         outcome = verdicts.word("claim", "undecided")
     text = "; ".join(f"{c.context.removeprefix(where).lstrip(', ')} {c.evidence}" for c in checks)
