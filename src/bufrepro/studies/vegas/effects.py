@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -10,9 +12,18 @@ import pandas as pd
 from bufrepro.kit import verdicts
 from bufrepro.kit.claims import Check, all_of, sample_check
 from bufrepro.kit.samples import Sample
+from bufrepro.studies.vegas.bdp import upper_split
 
 # A cell of one column: its values by seed (ours) or its published point (the paper's).
 Cell = Sample
+# The split judged by resampling the seeds (bootstrap, Efron and Tibshirani 1993): 1000 draws
+# give the share of draws that find the stated split to about +-0.7 % (binomial sd at 0.95).
+RESAMPLES = 1000
+# The resampling's own seed, so that the verdict is the same on every run of the comparison.
+RESAMPLE_SEED = 835
+# The share of draws that must find the stated split for it to hold (or miss it, to fail):
+# 0.95, the one-sided level of every claim test (kit.verdicts.CLAIM_CONFIDENCE's two 5 % tails).
+SPLIT_SHARE = 0.95
 
 
 def cell(row: Mapping[Any, Any], col: str) -> Cell | None:
@@ -83,3 +94,56 @@ def split_outcome(split: Check, found: bool) -> str:
     if found or split.result != holds:
         return split.result
     return verdicts.word("claim", "fails")
+
+
+def split_share(
+    rows: Sequence[Mapping[Any, Any]], stated: set[float]
+) -> tuple[float, float, int] | None:
+    """(share of the seed resamples whose throughput split is `stated`, the share of the most
+    common other split, fewest seeds a cell):
+    each draw takes seeds with replacement - the same seeds in every cell where all cells ran
+    one seed list (the runs pair by seed), else each cell's own - and splits the RTTs at the
+    largest gap of the drawn means; None without per-seed values."""
+    got = [cell(r, "tput") for r in rows]
+    cells = [c for c in got if c is not None]
+    if len(cells) < len(rows) or not cells:
+        return None
+    lists = [sorted(c.values) for c in cells]
+    common = all(seeds == lists[0] for seeds in lists)
+    rtts = [float(r["rtt_ms"]) for r in rows]
+    rng = random.Random(RESAMPLE_SEED)
+    found: Counter[frozenset[float]] = Counter()
+    for _ in range(RESAMPLES):
+        joint = [rng.choice(lists[0]) for _ in lists[0]] if common else []
+        picks = [joint if common else [rng.choice(seeds) for _ in seeds] for seeds in lists]
+        means = [sum(c.values[k] for k in p) / len(p) for c, p in zip(cells, picks, strict=True)]
+        found[frozenset(upper_split(rtts, means))] += 1
+    hits = found.pop(frozenset(stated), 0)
+    other = max(found.values(), default=0)
+    return hits / RESAMPLES, other / RESAMPLES, min(len(seeds) for seeds in lists)
+
+
+def resampled_split(
+    where: str, rows: Sequence[Mapping[Any, Any]], stated: set[float], told: str
+) -> Check | None:
+    """The stated split as a test by resampling seeds: holds when at least SPLIT_SHARE of the
+    draws find it, fails when at least SPLIT_SHARE find one other split, undecided otherwise
+    (noise that finds no split steadily says nothing against it); not judged on one run a cell
+    (a published point is its own draw); None without per-seed values."""
+    got = split_share(rows, stated)
+    if got is None:
+        return None
+    share, other, n = got
+    points = all(verdicts.PUBLISHED in c.values for r in rows if (c := cell(r, "tput")))
+    if n < verdicts.MIN_VALUES and not points:
+        key = "not_judged"
+    elif share >= SPLIT_SHARE:
+        key = "holds"
+    elif other >= SPLIT_SHARE:
+        key = "fails"
+    else:
+        key = "undecided"
+    outcome = verdicts.word("claim", key)
+    what = "published points" if points else f"{RESAMPLES} resamples of {n} seeds"
+    text = f"the stated split in {share:.0%} of {what}; {told}: {outcome}"
+    return Check(where, outcome == verdicts.word("claim", "holds"), text, outcome)
