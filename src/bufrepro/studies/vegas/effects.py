@@ -144,6 +144,6 @@ def resampled_split(
     else:
         key = "undecided"
     outcome = verdicts.word("claim", key)
-    what = "published points" if points else f"{RESAMPLES} resamples of {n} seeds"
-    text = f"the stated split in {share:.0%} of {what}; {told}: {outcome}"
+    what = "one draw (the published points)" if points else f"{RESAMPLES} draws of {n} seeds"
+    text = f"the stated split found in {share:.0%} of {what}; {told}: {outcome}"
     return Check(where, outcome == verdicts.word("claim", "holds"), text, outcome)
