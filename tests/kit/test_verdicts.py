@@ -138,12 +138,16 @@ def test_a_threshold_claim_is_a_non_inferiority_test() -> None:
 def test_several_tests_make_one_check() -> None:
     """kit.claims.all_of: one failing test fails the check; all holding hold it; holds beside
     no meaningful difference is no meaningful difference; beside undecided, not supported."""
-    from bufrepro.kit.claims import Check, all_of, welch_check
+    from bufrepro.kit.claims import Check, all_of, sample_check
+    from bufrepro.kit.samples import Sample
 
-    holds = welch_check("c", "x:", (5, 100.0, 1.0), (5, 80.0, 1.0), 5.0, -1, False)
-    same = welch_check("c", "x:", (5, 100.0, 1.0), (5, 100.5, 1.0), 5.0, -1, False)
-    fails = welch_check("c", "x:", (5, 100.0, 1.0), (5, 120.0, 1.0), 5.0, -1, False)
-    vague = welch_check("c", "x:", (2, 100.0, 20.0), (2, 95.0, 20.0), 5.0, -1, False)
+    def cell(mean: float, swing: float, n: int = 5) -> Sample:
+        return Sample({k: mean + swing * (k - (n - 1) / 2) for k in range(n)})
+
+    holds = sample_check("c", "x:", cell(100.0, 0.5), cell(80.0, 0.3), 5.0, -1, False)
+    same = sample_check("c", "x:", cell(100.0, 0.5), cell(100.5, 0.3), 5.0, -1, False)
+    fails = sample_check("c", "x:", cell(100.0, 0.5), cell(120.0, 0.3), 5.0, -1, False)
+    vague = sample_check("c", "x:", cell(100.0, 10.0, 2), cell(95.0, -10.0, 2), 5.0, -1, False)
     assert [c.result for c in (holds, same, fails, vague)] == [
         "holds", "no meaningful difference", "fails", "undecided"
     ]  # fmt: skip

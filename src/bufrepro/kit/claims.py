@@ -151,23 +151,6 @@ def sample_check(
     return Check(where, outcome == verdicts.word("claim", "holds"), text, outcome)
 
 
-def welch_check(
-    where: str,
-    what: str,
-    a: tuple[int, float, float],
-    b: tuple[int, float, float],
-    tol: float,
-    direction: int,
-    bound: bool,
-) -> Check:
-    """sample_check on (n, mean, sd) per side: Welch's interval (no pairs known)."""
-    iv = verdicts.welch(a, b, verdicts.CLAIM_CONFIDENCE)
-    judge = verdicts.bound_outcome if bound else verdicts.claim_outcome
-    outcome = judge(iv, tol, direction)
-    text = verdicts.evidence(what, a[1], b[1], iv, tol, outcome)
-    return Check(where, outcome == verdicts.word("claim", "holds"), text, outcome)
-
-
 def all_of(where: str, checks: Sequence[Check]) -> Check:
     """One check from the tests that together make it (a claim that needs all of them): fails
     when one fails; holds when all hold; not supported when one is; else not judged when one
