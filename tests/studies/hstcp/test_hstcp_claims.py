@@ -170,3 +170,14 @@ def test_runs_pair_the_fairness_rise_by_seed() -> None:
     assert fairness(runs(0.03), False) == "undecided"
     assert fairness(runs(0.03, drop=3), True) == "holds"
     assert fairness(runs(-0.03), True) == "fails"
+
+
+def test_the_model_column_is_labelled_model_and_judged_by_the_same_tests() -> None:
+    s = summary_table({**GOOD, 0.12: 0.94, 0.2: 0.995, 0.24: 0.995}, jain={0.01: 0.7, 1.0: 0.95})
+    claims = evaluate(defaults()["hstcp"], s, model_for(s), None)
+    curve = claims[claims["claim"].isin(["util_90_at_10", "sharp_fall_below_10"])]
+    curve = curve[curve["scope"] == "DropTail"]  # RED has no cell here: no rule either side
+    assert (curve["paper_side"] == "model").all()
+    assert (curve["rule"] == curve["paper_table_rule"]).all()
+    assert curve["paper_table_rule"].eq("claim test").all()
+    assert curve["paper_table_evidence"].str.contains("published points").any()

@@ -186,6 +186,12 @@ def _seeds(
     return out
 
 
+def points(curves: Curves) -> dict[tuple[str, str], dict[float, Any]]:
+    """The model's curves as points (kit.samples.Sample.published): judged by the same tests as
+    the runs, each value an interval of no width."""
+    return {k: {f: samples.Sample.published(u) for f, u in c} for k, c in curves.items()}
+
+
 def by_queue(curves: Mapping[tuple[str, str], Any], queue: str) -> dict[tuple[str, str], Any]:
     """The curves of one queue discipline."""
     return {k: v for k, v in curves.items() if k[1] == queue}
@@ -305,12 +311,12 @@ def evaluate(
     for claim_id, statement, definition, fn in CURVE_CLAIMS:
         for queue in QUEUES:
             s_checks = fn(by_queue(sim, queue), th, spread)
-            m_checks = fn(by_queue(mod, queue), th)
+            m_checks = fn(by_queue(mod, queue), th, points(mod))
             rows.append(_claim_row(claim_id, queue, statement, definition, s_checks, m_checks, th))
         # Every BDP claim on the second axis too: the buffer as a fraction of the flows' BDP.
         for queue in QUEUES:
             s_checks = fn(by_queue(sim_f, queue), th, spread_f)
-            m_checks = fn(by_queue(mod_f, queue), th)
+            m_checks = fn(by_queue(mod_f, queue), th, points(mod_f))
             rows.append(
                 _claim_row(
                     f"{claim_id}_flows_bdp",
