@@ -137,18 +137,53 @@ def test_a_threshold_claim_is_a_non_inferiority_test() -> None:
 
 def test_several_tests_make_one_check() -> None:
     """kit.claims.all_of: one failing test fails the check; all holding hold it; holds beside
-    no meaningful difference is no meaningful difference; beside undecided, undecided."""
-    from bufrepro.kit.claims import Check, all_of, welch_check
+    no meaningful difference is no meaningful difference; beside undecided, not supported."""
+    from bufrepro.kit.claims import Check, all_of, sample_check
+    from bufrepro.kit.samples import Sample
 
-    holds = welch_check("c", "x:", (5, 100.0, 1.0), (5, 80.0, 1.0), 5.0, -1, False)
-    same = welch_check("c", "x:", (5, 100.0, 1.0), (5, 100.5, 1.0), 5.0, -1, False)
-    fails = welch_check("c", "x:", (5, 100.0, 1.0), (5, 120.0, 1.0), 5.0, -1, False)
-    vague = welch_check("c", "x:", (2, 100.0, 20.0), (2, 95.0, 20.0), 5.0, -1, False)
+    def cell(mean: float, swing: float, n: int = 5) -> Sample:
+        return Sample({k: mean + swing * (k - (n - 1) / 2) for k in range(n)})
+
+    holds = sample_check("c", "x:", cell(100.0, 0.5), cell(80.0, 0.3), 5.0, -1, False)
+    same = sample_check("c", "x:", cell(100.0, 0.5), cell(100.5, 0.3), 5.0, -1, False)
+    fails = sample_check("c", "x:", cell(100.0, 0.5), cell(120.0, 0.3), 5.0, -1, False)
+    vague = sample_check("c", "x:", cell(100.0, 10.0, 2), cell(95.0, -10.0, 2), 5.0, -1, False)
     assert [c.result for c in (holds, same, fails, vague)] == [
         "holds", "no meaningful difference", "fails", "undecided"
     ]  # fmt: skip
     assert all_of("c", [holds, holds]).result == "holds"
     assert all_of("c", [holds, fails, vague]).result == "fails"
     assert all_of("c", [holds, same]).result == "no meaningful difference"
-    assert all_of("c", [same, vague]).result == "undecided"
+    # the same part rules the claimed effect out: the whole is not supported, not undecided
+    assert all_of("c", [same, vague]).result == "not supported"
+    assert all_of("c", [holds, vague]).result == "undecided"
+    ruled_out = Check("c", False, "", "not supported")
+    assert all_of("c", [holds, ruled_out, vague]).result == "not supported"
+    assert all_of("c", [ruled_out, fails]).result == "fails"
     assert isinstance(all_of("c", []), Check) and all_of("c", []).result == "holds"
+
+
+def test_an_interval_that_rules_the_claim_out_short_of_its_opposite_is_not_supported() -> None:
+    """The issue's case: [-3, -0.5] x tolerance in the claimed direction rules the claimed effect
+    out, yet reaches -tolerance: not supported, not undecided. Direction -1 mirrors it."""
+    t = 2.0
+    assert v.claim_outcome(v.Interval(-3.5, -6.0, -1.0, 6, True), t, 1) == "not supported"
+    assert v.claim_outcome(v.Interval(3.5, 1.0, 6.0, 6, True), t, -1) == "not supported"
+    # an interval holding the claimed bound +t stays undecided, even when it reaches -t too
+    assert v.claim_outcome(v.Interval(0.0, -6.0, 2.5, 6, True), t, 1) == "undecided"
+    assert v.claim_outcome(v.Interval(2.5, 1.0, 4.0, 6, True), t, 1) == "undecided"
+    # the neighbours on the number line keep their words
+    assert v.claim_outcome(v.Interval(-1.0, -1.9, 1.9, 6, True), t, 1) == "no meaningful difference"
+    assert v.claim_outcome(v.Interval(-5.0, -6.0, -2.1, 6, True), t, 1) == "fails"
+    assert v.claim_outcome(v.Interval(3.0, 2.1, 4.0, 6, True), t, 1) == "holds"
+
+
+def test_not_supported_is_counted_and_combined() -> None:
+    from bufrepro.pipeline import summary
+
+    ns, u = "not supported", "undecided"
+    assert v.combined([ns, ns, "holds"], 0.6) == ns
+    assert v.combined([ns, u, u], 0.9) == u
+    assert v.combined([ns, ns, u], 0.9) == ns
+    assert ns in summary.VERDICTS
+    assert summary.counts(__import__("pandas").Series([ns, ns, u]))[ns] == 2

@@ -226,3 +226,17 @@ def test_the_figures_points_carry_goodput_and_intervals() -> None:
     r = made.iloc[0]
     assert (r["throughput"], r["goodput"], r["delay"]) == (80.0, 60.0, 300.0)
     assert (r["goodput_low"], r["goodput_high"], r["delay_low"]) == (58.0, 62.0, 298.0)
+
+
+def test_every_judged_outcome_reads_as_a_verb_and_a_group() -> None:
+    """The sentence's words cover every outcome a claim can end in on one queue (a missing one
+    would print the bare outcome: 'it not supported on ns2')."""
+    from bufrepro.kit import verdicts
+    from bufrepro.pipeline import queues
+
+    w = queues.words()
+    unbound = verdicts.word("claim", "unbound")
+    for outcome in verdicts.outcomes():
+        assert outcome in w["group"], outcome
+        if outcome not in (unbound, verdicts.word("claim", "not_judged")):
+            assert outcome in w["verb"], outcome

@@ -81,6 +81,7 @@ def test_study_summary_counts(tmp_path: Path) -> None:
         "holds": 1,
         "partly": 0,
         "fails": 1,
+        "not supported": 0,
         "no meaningful difference": 0,
         "undecided": 0,
         "untestable": 1,
@@ -90,7 +91,8 @@ def test_study_summary_counts(tmp_path: Path) -> None:
     text = summary.display_rows([row])[0]
     assert text["inside 95% CI"].startswith("1 of 2 judged; 1 from n < 5 seeds not judged")
     assert text["claims (ours)"] == (
-        "1 holds / 0 partly / 1 fails / 0 no meaningful difference / 0 undecided (1 untestable)"
+        "1 holds / 0 partly / 1 fails / 0 not supported / 0 no meaningful difference / 0 undecided"
+        " (1 untestable)"
     )
 
 
@@ -182,3 +184,21 @@ def test_a_profiles_summary_names_the_command_that_judges_it() -> None:
     assert summary.judged_by(rows, "") == ""  # the whole reproduction names no other command
     judged = [{"study": "s", "inside 95% CI": "3 of 5"}]
     assert summary.judged_by(judged, "quick") == ""
+
+
+def test_the_papers_column_counts_only_claims_judged_by_our_rule() -> None:
+    claims = pd.DataFrame(
+        {
+            "verdict": ["holds", "no meaningful difference", "fails"],
+            "paper_table_verdict": ["holds", "no meaningful difference", "holds"],
+            "rule": ["claim test", "claim test", "claim test"],
+            "paper_table_rule": ["claim test", "claim test", "sign of the means"],
+            "paper_side": ["model"] * 3,
+        }
+    )
+    row = {"claims_ours": summary.counts(claims["verdict"]), **summary.paper_side(claims)}
+    assert row["claims_paper"]["holds"] == 1 and row["claims_paper_apart"] == 1
+    text = summary.paper_text(row)
+    assert text.startswith("model: 1 holds / 0 partly / 0 fails")
+    assert "judged by our rule (claim test)" in text
+    assert "1 judged by another rule (sign of the means) left out" in text

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from bufrepro.kit import verdicts
+from bufrepro.kit.samples import Sample
 
 
 @dataclass(frozen=True)
@@ -37,9 +38,32 @@ class Claim:
     statement: str
     definition: str
     check: Callable[[pd.DataFrame, Mapping[str, float]], list[Check]]
-    # The test on per-seed runs (kit.verdicts): used on our runs when they are given; the
-    # paper's table (one value per cell) is always read by `check`.
+    # The test on per-seed runs (kit.verdicts): used on our runs when they are given, and then
+    # on the paper's table too, its values as points (points()): one rule for both sides.
     test: Callable[[pd.DataFrame, Mapping[str, float]], list[Check]] | None = None
+
+
+# How a side of a claim was judged (claims.csv's rule and paper_table_rule).
+RULE_TEST = "claim test"
+RULE_CHECK = "sign of the means"
+RULE_NONE = ""
+# What the paper's column of claims.csv reads (paper_side): the paper's own table of values.
+PAPER_SIDE = "paper's table"
+
+
+def rule(checks: Sequence[Check]) -> str:
+    """How a side was judged: by the claim test when every comparison is a test's (it carries
+    its outcome), else by the sign of the means; "" when it has no comparison (untestable: no
+    rule was applied, so it parts from no other)."""
+    if not checks:
+        return RULE_NONE
+    return RULE_TEST if all(c.outcome for c in checks) else RULE_CHECK
+
+
+def points(table: pd.DataFrame) -> pd.DataFrame:
+    """A table of one value per cell as runs of the claim test: each row one published point
+    (seed verdicts.PUBLISHED), which the test judges as an interval of no width."""
+    return table.assign(seed=verdicts.PUBLISHED)
 
 
 def context(keys: Sequence[str], values: object) -> str:
@@ -107,40 +131,48 @@ def monotone_test(
     return test
 
 
-def welch_check(
+def sample_check(
     where: str,
     what: str,
-    a: tuple[int, float, float],
-    b: tuple[int, float, float],
+    a: Sample,
+    b: Sample,
     tol: float,
     direction: int,
     bound: bool,
 ) -> Check:
-    """b against a, each a cell's (n, mean, sd), as a test: Welch's 90 % interval of b - a
-    against tol, a claim that b differs in `direction` (verdicts.claim_outcome) or, `bound`,
-    that b reaches a (verdicts.bound_outcome)."""
-    iv = verdicts.welch(a, b, verdicts.CLAIM_CONFIDENCE)
+    """b against a, each a cell's Sample, as a test: the 90 % interval of b - a (paired by seed
+    on the seeds both ran, Welch where they share too few; a point for two published values:
+    verdicts.difference) against tol, a claim that b differs in `direction`
+    (verdicts.claim_outcome) or, `bound`, that b reaches a (verdicts.bound_outcome)."""
+    iv = verdicts.difference(a.values, b.values, verdicts.CLAIM_CONFIDENCE)
     judge = verdicts.bound_outcome if bound else verdicts.claim_outcome
     outcome = judge(iv, tol, direction)
-    text = verdicts.evidence(what, a[1], b[1], iv, tol, outcome)
+    text = verdicts.evidence(what, a.mean, b.mean, iv, tol, outcome)
     return Check(where, outcome == verdicts.word("claim", "holds"), text, outcome)
 
 
 def all_of(where: str, checks: Sequence[Check]) -> Check:
-    """One check from the tests that together make it: fails when one fails; holds when all
-    hold; else not judged when one is, no meaningful difference when every other one is that,
+    """One check from the tests that together make it (a claim that needs all of them): fails
+    when one fails; holds when all hold; not supported when one is; else not judged when one
+    is; no meaningful difference when every other one is that; not supported when one is that
+    beside undecided ones (that part rules the claimed effect out, so the whole is ruled out);
     undecided otherwise. Its evidence lists theirs."""
     got = [c.result for c in checks]
-    w = {k: verdicts.word("claim", k) for k in ("holds", "fails", "not_judged", "no_difference")}
+    keys = ("holds", "fails", "not_supported", "not_judged", "no_difference")
+    w = {k: verdicts.word("claim", k) for k in keys}
     rest = [o for o in got if o != w["holds"]]
     if w["fails"] in got:
         outcome = w["fails"]
     elif not rest:
         outcome = w["holds"]
+    elif w["not_supported"] in rest:
+        outcome = w["not_supported"]
     elif w["not_judged"] in rest:
         outcome = w["not_judged"]
     elif all(o == w["no_difference"] for o in rest):
         outcome = w["no_difference"]
+    elif w["no_difference"] in rest:
+        outcome = w["not_supported"]
     else:
         outcome = verdicts.word("claim", "undecided")
     text = "; ".join(f"{c.context.removeprefix(where).lstrip(', ')} {c.evidence}" for c in checks)
@@ -182,7 +214,9 @@ def evaluate_claims(
 
     A claim's `scopes` are values of `scope_key` (e.g. the queue, one per paper) that it is
     checked within; `seed_files` names the paper of each scope. Given our per-seed `runs`, a
-    claim with a `test` is judged by it on them (kit.verdicts), else by `check` on the means.
+    claim with a `test` is judged by it on them (kit.verdicts) and on the paper's table as
+    points, else both sides by `check` on the means: one rule for both, named in `rule` and
+    `paper_table_rule`.
     """
     rows = []
     for claim in claims:
@@ -195,9 +229,10 @@ def evaluate_claims(
                     runs_s = runs[runs[scope_key] == scope]
             if claim.test is not None and runs_s is not None:
                 ours_checks = claim.test(runs_s, thresholds)
+                paper_checks = claim.test(points(paper_s), thresholds)
             else:
                 ours_checks = claim.check(ours_s, thresholds)
-            paper_checks = claim.check(paper_s, thresholds)
+                paper_checks = claim.check(paper_s, thresholds)
             rows.append(
                 {
                     "claim": claim.claim_id,
@@ -211,6 +246,9 @@ def evaluate_claims(
                     "evidence": evidence(ours_checks),
                     "paper_table_verdict": verdict(paper_checks, thresholds["holds_frac"]),
                     "paper_table_evidence": evidence(paper_checks),
+                    "paper_side": PAPER_SIDE,
+                    "rule": rule(ours_checks),
+                    "paper_table_rule": rule(paper_checks),
                 }
             )
     return pd.DataFrame(rows)

@@ -20,6 +20,10 @@ CLAIM_CONFIDENCE = 0.90
 AGREE_CONFIDENCE = 0.95
 # Fewer values a side than this: no interval, the verdict says "not judged: too little data".
 MIN_VALUES = 2
+# The seed key of a published value: a point of the paper's table (one value, no spread), not a
+# run of ours. Two published points differ by a point: an interval of no width, judged by the
+# same claim test as our runs' intervals.
+PUBLISHED = -1
 
 
 @cache
@@ -50,13 +54,15 @@ def judged_outcomes() -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Interval:
-    """An estimate of b - a with its interval, over n values (pairs when paired)."""
+    """An estimate of b - a with its interval, over n values (pairs when paired); `point` when
+    both sides are published points (low == high == estimate)."""
 
     estimate: float
     low: float
     high: float
     n: int
     paired: bool
+    point: bool = False
 
     @property
     def judged(self) -> bool:
@@ -95,20 +101,42 @@ def paired(diffs: Sequence[float], confidence: float) -> Interval:
 def difference(
     a: Mapping[Any, float], b: Mapping[Any, float], confidence: float = CLAIM_CONFIDENCE
 ) -> Interval:
-    """b - a from per-seed values {seed: value}: paired by seed when both sides ran the same
-    seeds, Welch's unpaired interval otherwise (nan values dropped)."""
+    """b - a from per-seed values {seed: value} (nan values dropped): two published points
+    ({PUBLISHED: value}) give their difference as a point; else paired by seed on the seeds both
+    sides ran, when they share at least MIN_VALUES (a run missing on one side drops that seed
+    only); Welch's unpaired interval where they share fewer (different seed sets)."""
     a = {k: v for k, v in a.items() if not math.isnan(v)}
     b = {k: v for k, v in b.items() if not math.isnan(v)}
-    if a and set(a) == set(b):
-        return paired([b[k] - a[k] for k in sorted(a)], confidence)
+    if set(a) == set(b) == {PUBLISHED}:
+        d = b[PUBLISHED] - a[PUBLISHED]
+        return Interval(d, d, d, 1, False, point=True)
+    common = sorted(set(a) & set(b) - {PUBLISHED})
+    if len(common) >= MIN_VALUES:
+        return paired([b[k] - a[k] for k in common], confidence)
     return welch(mean_sd(list(a.values())), mean_sd(list(b.values())), confidence)
 
 
+def mean_interval(values: Mapping[Any, float], confidence: float = CLAIM_CONFIDENCE) -> Interval:
+    """One cell's mean with its t interval ({seed: value}); a published point is its own
+    interval of no width."""
+    return difference({k: 0.0 for k in values}, values, confidence)
+
+
 def claim_outcome(iv: Interval, tolerance: float, direction: int) -> str:
-    """A claim that b - a has the sign of `direction` (+1 or -1), by at least `tolerance` (its
-    smallest effect of interest): holds when the interval clears +tolerance in the claimed
-    direction, fails when it clears it in the other, no meaningful difference when it lies inside
-    +-tolerance (TOST), undecided when it spans a bound; not judged without an interval."""
+    """A claim that b - a has the sign of `direction` (+1 or -1), by at least `tolerance` t (its
+    smallest effect of interest). On the number line of the difference in the claimed direction
+    (low, high: the interval's ends, mirrored when direction is -1):
+
+    - holds: t < low (the interval clears +t: the claimed effect, one-sided 95 %);
+    - fails: high < -t (it clears -t: the opposite effect);
+    - no meaningful difference: -t < low and high < t (inside +-t, TOST);
+    - not supported: low <= -t <= high < t (the claimed effect, beyond +t, is ruled out, yet
+      the interval reaches -t: neither inside +-t nor clear of it);
+    - undecided: low <= t <= high (the interval holds the claimed bound +t: more runs could
+      still make it hold or rule it out);
+    - not judged: no interval.
+
+    A published point (low == high) is never undecided nor not supported but on a bound."""
     if not iv.judged:
         return word("claim", "not_judged")
     low, high = (iv.low, iv.high) if direction > 0 else (-iv.high, -iv.low)
@@ -118,14 +146,22 @@ def claim_outcome(iv: Interval, tolerance: float, direction: int) -> str:
         return word("claim", "fails")
     if -tolerance < low and high < tolerance:
         return word("claim", "no_difference")
+    if high < tolerance:
+        return word("claim", "not_supported")
     return word("claim", "undecided")
 
 
 def bound_outcome(iv: Interval, tolerance: float, direction: int) -> str:
     """A claim that b reaches a (direction +1: b at least a; -1: b at most a), a threshold, within
-    `tolerance` (non-inferiority): holds when the interval clears -tolerance on the claimed side,
-    fails when it lies wholly beyond -tolerance on the other, undecided when it spans it; not
-    judged without an interval."""
+    `tolerance` t (non-inferiority). On the number line of b - a in the claimed direction:
+
+    - holds: -t < low (the interval clears -t on the claimed side);
+    - fails: high < -t (it lies wholly beyond -t: the claim is ruled out);
+    - undecided: low <= -t <= high (it holds the bound);
+    - not judged: no interval.
+
+    No other case exists: an interval that rules the claim out lies below -t, which is fails,
+    so "not supported" never arises here."""
     if not iv.judged:
         return word("claim", "not_judged")
     low, high = (iv.low, iv.high) if direction > 0 else (-iv.high, -iv.low)
@@ -137,9 +173,16 @@ def bound_outcome(iv: Interval, tolerance: float, direction: int) -> str:
 
 
 def flat_outcome(iv: Interval, tolerance: float) -> str:
-    """A claim that b - a does not change (by less than `tolerance`, its smallest effect of
-    interest): holds when the interval lies inside +-tolerance (TOST), fails when it clears a
-    bound, undecided when it spans one; not judged without an interval."""
+    """A claim that b - a does not change (by less than `tolerance` t, its smallest effect of
+    interest), an equivalence claim. On the number line of b - a:
+
+    - holds: -t < low and high < t (inside +-t, TOST);
+    - fails: t < low or high < -t (it clears a bound: a change beyond t ruled in);
+    - undecided: the interval holds -t or +t;
+    - not judged: no interval.
+
+    No other case exists: equivalence is ruled out only by clearing a bound, which is fails,
+    so "not supported" never arises here."""
     if not iv.judged:
         return word("claim", "not_judged")
     if -tolerance < iv.low and iv.high < tolerance:
@@ -171,9 +214,9 @@ def band(mean_a: float, mean_b: float, frac: float, floor: float = 0.0) -> float
 def combined(outcomes: Sequence[str], holds_frac: float) -> str:
     """One verdict over several cells' outcomes: an outcome shared by at least holds_frac of the
     judged cells is the verdict; else partly when at least half hold (its old meaning); else
-    the most common of fails, undecided and no meaningful difference (ties in that order; a
-    cell where the buffer never binds counts as no meaningful difference, and when every judged
-    cell is one, that is the verdict). No
+    the most common of fails, not supported, undecided and no meaningful difference (ties in
+    that order; a cell where the buffer never binds counts as no meaningful difference, and
+    when every judged cell is one, that is the verdict). No
     judged cell: the first "untestable: no run at ...", else not judged (too little data), else
     (no cell at all) untestable."""
     if not outcomes:
@@ -187,18 +230,18 @@ def combined(outcomes: Sequence[str], holds_frac: float) -> str:
     if all(o == unbound for o in judged):
         return unbound
     judged = [word("claim", "no_difference") if o == unbound else o for o in judged]
-    for key in ("holds", "fails", "no_difference", "undecided"):
+    for key in ("holds", "fails", "not_supported", "no_difference", "undecided"):
         if sum(o == word("claim", key) for o in judged) >= holds_frac * len(judged):
             return word("claim", key)
     if sum(o == word("claim", "holds") for o in judged) >= 0.5 * len(judged):
         return word("claim", "partly")
-    rest = [word("claim", k) for k in ("fails", "undecided", "no_difference")]
+    rest = [word("claim", k) for k in ("fails", "not_supported", "undecided", "no_difference")]
     return max(rest, key=lambda w: (judged.count(w), -rest.index(w)))
 
 
 def evidence(what: str, a: float, b: float, iv: Interval, tolerance: float, outcome: str) -> str:
     """One cell's evidence in verdicts.yaml's words: the means, the interval, the tolerance."""
-    pairing = words()["pairing"]["paired" if iv.paired else "unpaired"]
+    pairing = words()["pairing"]["point" if iv.point else "paired" if iv.paired else "unpaired"]
     return prose.fill(
         words()["evidence"],
         what=what,

@@ -58,6 +58,9 @@ def study(results: Path, name: str) -> dict[str, Any]:
     return {
         "summary": shown,
         "claims": _counts(claims, "verdict"),
+        # the paper's side under our rule only (summary.paper_side), its other rows counted
+        "claims_paper": row["claims_paper"],
+        "claims_paper_apart": row["claims_paper_apart"],
         "readings": {
             "verdict": str(readings.get("verdict", summary.NO_CALIBRATION)),
             "judged": bool(readings.get("judged", False)),

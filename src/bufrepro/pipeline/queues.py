@@ -46,11 +46,12 @@ def words() -> Mapping[str, Any]:
 
 def relabelled(df: pd.DataFrame, queue: str, scopes: Sequence[str]) -> pd.DataFrame:
     """The rows of one queue, once under each scope's name: a paper's claims, which look at
-    the rows of the queue it sized, then look at this queue's."""
+    the rows of the queue it sized, then look at this queue's; `queue_ran` keeps the queue
+    that ran (a claim whose reading depends on the discipline reads it there)."""
     part = df[df["queue"] == queue]
     if part.empty:
         raise ValueError(f"no rows of queue {queue} to judge the claims on")
-    return pd.concat([part.assign(queue=s) for s in scopes], ignore_index=True)
+    return pd.concat([part.assign(queue=s, queue_ran=queue) for s in scopes], ignore_index=True)
 
 
 def seeds(summary: pd.DataFrame, queue: str) -> int:

@@ -122,6 +122,53 @@ def counts(said: pd.Series) -> dict[str, int]:
     return out
 
 
+# The paper's column of the claims: the side it reads (claims.csv's paper_side: the paper's
+# table, or hstcp's fixed-point model), and the rows judged by our rule (claims_paper) beside
+# the rows judged by another (left out of the counts, their number said).
+PAPER_SIDE = "paper's table"
+SAME_RULE = "judged by our rule ({rule})"
+OTHER_RULE = "{n} judged by another rule ({rule}) left out"
+
+
+def paper_side(claims: pd.DataFrame) -> dict[str, Any]:
+    """claims_paper (counts over the rows where the paper's side is judged by our side's rule),
+    claims_paper_apart (the rows judged by another), claims_paper_rule, claims_paper_side."""
+    if {"rule", "paper_table_rule"} <= set(claims):
+        ours, paper = (claims[c].fillna("").astype(str) for c in ("rule", "paper_table_rule"))
+        same = (ours == paper) | (ours == "") | (paper == "")  # "": no comparison, no rule
+    else:  # a table from before the rules were named: both read by the sign of the means
+        same = pd.Series(True, index=claims.index)
+    rules = (
+        sorted(set(claims.loc[same, "rule"].fillna("").astype(str)) - {""})
+        if "rule" in claims
+        else []
+    )
+    apart = (
+        sorted(set(claims.loc[~same, "paper_table_rule"].astype(str))) if "rule" in claims else []
+    )
+    side = claims["paper_side"].astype(str) if "paper_side" in claims else pd.Series([PAPER_SIDE])
+    return {
+        "claims_paper": counts(claims.loc[same, "paper_table_verdict"]),
+        "claims_paper_apart": int((~same).sum()),
+        "claims_paper_rule": ", ".join(rules),
+        "claims_paper_apart_rule": ", ".join(apart),
+        "claims_paper_side": ", ".join(sorted(set(side))),
+    }
+
+
+def paper_text(r: Mapping[str, Any]) -> str:
+    """The paper's column in words: its side, its counts, and under which rule."""
+    text = f"{r.get('claims_paper_side', PAPER_SIDE)}: {claims_text(r['claims_paper'])}"
+    notes = []
+    if r.get("claims_paper_rule"):
+        notes.append(SAME_RULE.format(rule=r["claims_paper_rule"]))
+    if r.get("claims_paper_apart"):
+        notes.append(
+            OTHER_RULE.format(n=r["claims_paper_apart"], rule=r["claims_paper_apart_rule"])
+        )
+    return text + (f"; {'; '.join(notes)}" if notes else "")
+
+
 def verdict_line(tables: Path) -> tuple[str, str]:
     """The readings verdict of tables/verdict.json in words and by its keys, or NO_CALIBRATION."""
     path = tables / "verdict.json"
@@ -162,7 +209,7 @@ def study_summary(study: str, tables: Path) -> dict[str, Any]:
         "median_abs_rel_diff": median_rel_diff(diff[ran]),
         "cross_sim": cross_sim_text(tables),
         "claims_ours": counts(claims["verdict"]),
-        "claims_paper": counts(claims["paper_table_verdict"]),
+        **paper_side(claims),
     }
     row["verdict"], row["verdict_keys"] = verdict_line(tables)
     if "in_pi" in diff and "pi_low" in diff:
@@ -254,7 +301,7 @@ def display_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
                 "median |rel. diff|": medians_text(str(r["study"]), r["median_abs_rel_diff"])
                 or "none run",
                 "claims (ours)": claims_text(r["claims_ours"]),
-                "claims (paper's own table)": claims_text(r["claims_paper"]),
+                "claims (paper's own table)": paper_text(r),
                 "cross-simulator": str(r.get("cross_sim", "")) or "one simulator",
                 "verdict": str(r["verdict"]),
             }

@@ -79,6 +79,13 @@ def test_a_buffer_that_never_binds_reads_the_aqm_sets_the_queue() -> None:
     # without the queue's maximum the test is as before
     (plain,) = test(_runs({5: 4, 10: 4, 15: 4, 50: 4}).drop(columns="queue_max"), th)
     assert plain.outcome == "no meaningful difference"
+    # under RED, whose thresholds scale with the buffer, the override never applies
+    (red,) = test(_runs({5: 4, 10: 4, 15: 4, 50: 4}).assign(queue="RED"), th)
+    assert red.outcome == "no meaningful difference"
+    assert "never binds" not in red.evidence
+    # the queue that ran decides (today's queues judge CoDel's runs under paper 001's "RED")
+    (codel,) = test(_runs({5: 4, 10: 4, 15: 4, 50: 4}).assign(queue="RED", queue_ran="CoDel"), th)
+    assert codel.outcome.endswith("the AQM, not the buffer, sets the queue")
 
 
 def test_flat_from_15_is_an_equivalence_test_on_per_seed_values() -> None:

@@ -48,5 +48,5 @@ def test_a_collapse_below_a_tenth_fails_the_shape_there_only() -> None:
     assert judged.loc[("buffer_reduces_rtt_unfairness", "DropTail"), "shape_verdict"] == (
         "untestable"
     )
-    assert judged.loc[("model_sim_agree", "RED"), "shape_verdict"] == "untestable"
+    assert judged.loc[("model_sim_agree_from_10", "RED"), "shape_verdict"] == "untestable"
     assert set(READS) <= {c for c, _ in judged.index}

@@ -19,12 +19,13 @@ def compare_tables(
     published: pd.DataFrame,
     model: pd.DataFrame,
     twoflow: pd.DataFrame | None,
+    runs: pd.DataFrame | None = None,
 ) -> dict[str, pd.DataFrame]:
     """diff (every quantitative claim per cell), claims (verdicts, with the shape verdicts),
     model_vs_sim and shapes (the simulated curve's shapes beside the model's)."""
     ratios = axis_ratios(block)
     table = shapes(block, summary, model)
-    claims = evaluate(block, summary, model, twoflow)
+    claims = evaluate(block, summary, model, twoflow, runs)
     return {
         "diff": _diff(block, published, summary, model),
         "claims": shape_verdicts(claims, table, block["claims"]["holds_frac"]),
@@ -37,7 +38,9 @@ def claims(block: Block, tables: Tables) -> pd.DataFrame:
     """compare()'s claims alone (without the shape verdicts), against the model as written;
     without tables["twoflow_summary"] the two-flow half of the fairness claim is left out."""
     model = as_written(model_table(block))
-    return evaluate(block, tables["summary"], model, tables.get("twoflow_summary"))
+    return evaluate(
+        block, tables["summary"], model, tables.get("twoflow_summary"), tables.get("runs")
+    )
 
 
 def diff(block: Block, tables: Tables) -> pd.DataFrame:
@@ -62,6 +65,11 @@ def compare(block: Block, tables: Tables) -> dict[str, pd.DataFrame]:
     """
     model = as_written(model_table(block))
     out = compare_tables(
-        block, tables["summary"], tables["published"], model, tables.get("twoflow_summary")
+        block,
+        tables["summary"],
+        tables["published"],
+        model,
+        tables.get("twoflow_summary"),
+        tables.get("runs"),
     )
     return {**out, "model": model, "notes": notes(block, tables.get("band"), out["claims"])}

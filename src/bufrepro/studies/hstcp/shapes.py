@@ -35,7 +35,6 @@ READS: Mapping[str, Reads] = {
     # How far utilisation falls from the largest to the smallest buffer, step by step.
     "sharp_fall_below_10": Reads(("steps", "end_ratio"), (), (FULL,)),
     "sharp_fall_below_10_flows_bdp": Reads(("steps", "end_ratio"), (), (FULL,)),
-    "model_sim_agree": Reads(CURVE, (), (FULL,)),
     "model_sim_agree_below_10": Reads(CURVE, (), (BELOW,)),
     "model_sim_agree_from_10": Reads(CURVE, (), (FROM,)),
 }

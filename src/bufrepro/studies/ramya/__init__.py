@@ -131,7 +131,7 @@ class Ramya(Study):
         summary, published = tables["summary"], tables["published"]
         return {
             "diff": cells.diff(block, summary, published),
-            **claims.judged(block, summary, published),
+            **claims.judged(block, summary, published, tables.get("runs")),
             "notes": notes.notes(block, summary, published),
             "consistency": consistency(block, tables),
         }

@@ -8,18 +8,15 @@ from typing import Any
 
 import pandas as pd
 
-from bufrepro.kit.claims import Check, Claim, context, evaluate_claims, welch_check
-from bufrepro.kit.stats import wide_column
+from bufrepro.kit.claims import Check, Claim, context, evaluate_claims, sample_check
 from bufrepro.kit.study import Block
 from bufrepro.studies.ramya import effects as fx
-from bufrepro.studies.ramya.cells import TABLES, cells, published_wide, reading_of, with_derived
-from bufrepro.studies.ramya.params import KEYS, READING
+from bufrepro.studies.ramya.claim_cells import ALL, our_claim_cells, paper_claim_cells
+from bufrepro.studies.ramya.params import READING
+
+__all__ = ["ALL", "CLAIMS", "judged", "our_claim_cells", "paper_claim_cells", "verdicts"]
 
 SEED_FILE = "002_5d42423dd5aa5b6d.txt"
-# Suffix of the claim scopes that check every reading of a table's setup, not only the diffed one.
-ALL = ", all readings"
-# Run lengths the paper states for its tables (for the paper's own drop shares).
-PAPER_DURATION_S = {"Table 1": 1000.0, "Table 5": 180.0}
 
 
 def _groups(df: pd.DataFrame, by: Sequence[str], along: str, minimum: int = 2) -> list[Any]:
@@ -40,17 +37,17 @@ def _falls_slightly(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
         if spread is not None:  # our cells: each step and the whole fall a test (tput_frac)
             for i, ((b0, _), (b1, _)) in enumerate(itertools.pairwise(vals)):
                 c0, c1 = spread[i], spread[i + 1]
-                tol = th["tput_frac"] * (c0[1] + c1[1]) / 2
+                tol = th["tput_frac"] * (c0.mean + c1.mean) / 2
                 where = f"{ctx}, buffer {b0}->{b1}"
-                out.append(welch_check(where, "goodput:", c0, c1, tol, -1, False))
+                out.append(sample_check(where, "goodput:", c0, c1, tol, -1, False))
             first, last = spread[0], spread[-1]
             out.append(
                 fx.slight_fall(
                     f"{ctx}, buffer {vals[0][0]}->{vals[-1][0]} overall",
                     first,
                     last,
-                    th["tput_frac"] * first[1],
-                    th["slight_frac"] * first[1],
+                    th["tput_frac"] * first.mean,
+                    th["slight_frac"] * first.mean,
                 )
             )
             continue
@@ -78,19 +75,18 @@ def _rtt_sharp(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
             where = f"{ctx}, buffer {b0}->{b1}"
             if spread is not None:  # each step a test: the rise against step_frac
                 c0, c1 = spread[i], spread[i + 1]
-                tol = th["step_frac"] * (c0[1] + c1[1]) / 2
-                out.append(welch_check(where, "RTT (s):", c0, c1, tol, 1, False))
+                tol = th["step_frac"] * (c0.mean + c1.mean) / 2
+                out.append(sample_check(where, "RTT (s):", c0, c1, tol, 1, False))
                 continue
             out.append(Check(where, bool(v1 > v0), f"{v0:.3f} -> {v1:.3f} s"))
         (b0, v0), (b1, v1) = vals[0], vals[-1]
         where = f"{ctx}, buffer {b0}->{b1} overall"
         factor = th["sharp_factor"]
         if spread is not None:  # the largest buffer's RTT reaches sharp_factor x the smallest's
-            n, m, sd = spread[0]
-            target = (n, factor * m, factor * sd)
+            target = spread[0].scaled(factor)
             what = f"RTT (s), x{factor:g} the smallest buffer's -> the largest's:"
-            tol = th["step_frac"] * target[1]
-            out.append(welch_check(where, what, target, spread[-1], tol, 1, True))
+            tol = th["step_frac"] * target.mean
+            out.append(sample_check(where, what, target, spread[-1], tol, 1, True))
             continue
         out.append(
             Check(where, bool(v1 >= factor * v0), f"x{v1 / v0:.1f} (sharp: at least x{factor:g})")
@@ -188,10 +184,10 @@ def _remedy(df: pd.DataFrame, th: Mapping[str, float]) -> list[Check]:
         c_fit, c_big = fx.cell(fit, "rtt"), fx.cell(largest, "rtt")
         if c_fit is not None and c_big is not None:  # the fit's RTT at most remedy_rtt_frac's
             frac = th["remedy_rtt_frac"]
-            target = (c_big[0], frac * c_big[1], frac * c_big[2])
+            target = c_big.scaled(frac)
             what = f"ping RTT (s), {frac:.0%} of the largest window's -> the fitted window's:"
             out.append(
-                welch_check(where, what, target, c_fit, th["step_frac"] * target[1], -1, True)
+                sample_check(where, what, target, c_fit, th["step_frac"] * target.mean, -1, True)
             )
             continue
         ratio = float(fit["rtt"]) / float(largest["rtt"])
@@ -213,7 +209,8 @@ CLAIMS: tuple[Claim, ...] = (
         "Goodput falls slightly as the buffer grows (Table 1; abstract, conclusion).",
         "Per reading (tcp, B2, rwnd, delays): goodput falls at each buffer step, and from the "
         "smallest to the largest buffer by more than 0 and at most slight_frac. On our cells "
-        "tests (kit.verdicts, Welch on the cells' n and sd): each step's fall against tput_frac "
+        "tests (kit.verdicts, paired by seed; the paper's values as points): each step's fall "
+        "against tput_frac "
         "of the two cells' mean; the whole fall's 90 % interval above tput_frac and at most "
         "slight_frac of the smallest buffer's goodput.",
         _falls_slightly,
@@ -224,7 +221,8 @@ CLAIMS: tuple[Claim, ...] = (
         "RTT grows sharply as the buffer grows (TCP RTT in Tables 1 and 5, ping RTT in Fig. 2).",
         "Per reading: RTT rises at each buffer step, and the largest buffer's RTT is at least "
         "sharp_factor times the smallest's. On our runs each step is a test (kit.verdicts): "
-        "Welch's 90 % interval of the rise against step_frac of the two cells' mean RTT; the "
+        "the 90 % interval of the rise, paired by seed, against step_frac of the two cells' mean "
+        "RTT; the "
         "largest buffer's RTT reaches sharp_factor x the smallest's within step_frac of it.",
         _rtt_sharp,
     ),
@@ -273,100 +271,20 @@ CLAIMS: tuple[Claim, ...] = (
 )
 
 
-def _is_reading(df: pd.DataFrame, reading: Mapping[str, Any]) -> pd.DataFrame:
-    """The rows of `df` that belong to `reading` (setup, tcp, B2, rwnd, delays)."""
-    keep = df["setup"] == reading["setup"]
-    for key in READING:
-        keep &= df[key] == reading[key]
-    out: pd.DataFrame = df[keep]
-    return out
-
-
-def our_claim_cells(block: Block, summary: pd.DataFrame) -> pd.DataFrame:
-    """Our cell means per claim scope, with the columns the checks read.
-
-    "Table 1" and "Table 5" hold the reading each table is diffed against (ramya.readings);
-    "Table 1, all readings" and "Table 5, all readings" every reading of that setup we ran.
-    """
-    wide = cells(summary)
-    # each metric's sd and n beside its mean (the claims' tests, ramya.effects)
-    spread = {c: wide_column(with_derived(summary), KEYS, c) for c in ("sd", "n")}
-    parts = []
-    for scope, setup, tput, rtt, scale in (
-        ("Table 1", "table1", "tcp_goodput_Bps", "tcp_rtt_s_mean", 1.0),
-        ("Table 1" + ALL, "table1", "tcp_goodput_Bps", "tcp_rtt_s_mean", 1.0),
-        ("Table 5", "table5", "tcp_throughput_kbps", "tcp_rtt_s_mean", 1.0),
-        ("Table 5" + ALL, "table5", "tcp_throughput_kbps", "tcp_rtt_s_mean", 1.0),
-        ("Fig. 2", "latency", "tcp_goodput_Bps", "ping_rtt_ms_mean", 1e-3),
-        ("remedy", "latency", "tcp_goodput_Bps", "ping_rtt_ms_mean", 1e-3),
-    ):
-        sub = wide[wide["setup"] == setup]
-        if scope in TABLES:
-            sub = _is_reading(sub, reading_of(block, scope))
-        if sub.empty or tput not in sub or rtt not in sub:
-            continue
-        part = sub[[*KEYS]].copy()
-        part["scope"] = scope
-        part["tput"] = sub[tput]
-        part["rtt"] = sub[rtt] * scale
-        part["drops"] = sub.get("tcp_drops_total")
-        part["drop_share"] = sub.get("tcp_loss_rate")
-        for (col, metric, unit), (c, side) in itertools.product(
-            (("tput", tput, 1.0), ("rtt", rtt, scale), ("drop_share", "tcp_loss_rate", 1.0)),
-            spread.items(),
-        ):
-            if metric not in side:  # no spread (one run per cell): the means' comparison
-                part[f"{col}_{c}"] = float("nan")
-                continue
-            got = sub[[*KEYS]].merge(side[[*KEYS, metric]], on=list(KEYS), how="left")[metric]
-            part[f"{col}_{c}"] = got.to_numpy() * (unit if c == "sd" else 1.0)
-        parts.append(part)
-    if not parts:
-        return pd.DataFrame(columns=[*KEYS, "scope", "tput", "rtt", "drops", "drop_share"])
-    return pd.concat(parts, ignore_index=True)
-
-
-def paper_claim_cells(block: Block, published: pd.DataFrame) -> pd.DataFrame:
-    """The paper's Tables 1 and 5 with the columns the checks read.
-
-    The drop share needs the packets sent, which the paper does not print: drops / (drops +
-    packets delivered), delivered = goodput x duration / MSS (Table 1) or throughput x duration
-    / (MSS + headers) (Table 5), with the paper's durations (1000 s, 180 s) and our sizes.
-    """
-    tcp = block["tcp"]
-    rows = []
-    for table in TABLES:
-        duration = PAPER_DURATION_S[table]
-        wide = published_wide(published, table, {k: "paper" for k in ("setup", *READING)})
-        for _, r in wide.iterrows():
-            if table == "Table 1":
-                tput, rtt, drops = r["goodput"], r["avg_rtt"], r["packets_dropped"]
-                delivered = tput * duration / tcp["mss_bytes"]
-            else:
-                tput, rtt, drops = r["throughput"], r["rtt"], r["packet_drops"]
-                delivered = tput * 1000 / 8 * duration / (tcp["mss_bytes"] + tcp["header_bytes"])
-            row = {
-                "tcp": "paper",
-                "bottleneck_mbps": "paper",
-                "rwnd_bytes": "paper",
-                "delay_scale": "paper",
-                "buffer": r["buffer"],
-                "tput": tput,
-                "rtt": rtt,
-                "drops": drops,
-                "drop_share": drops / (drops + delivered),
-            }
-            rows += [{"scope": table, **row}, {"scope": table + ALL, **row}]
-    return pd.DataFrame(rows)
-
-
-def judged(block: Block, summary: pd.DataFrame, published: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """{"claims", "shapes"}: the claims' verdicts on our cells and on the paper's own tables,
-    each with the verdict on its shape beside; and our shapes beside the paper's."""
+def judged(
+    block: Block,
+    summary: pd.DataFrame,
+    published: pd.DataFrame,
+    runs: pd.DataFrame | None = None,
+) -> dict[str, pd.DataFrame]:
+    """{"claims", "shapes"}: the claims' verdicts on our cells (tests paired by seed, given our
+    `runs`) and on the paper's own tables (the same tests, its values as points), each with the
+    verdict on its shape beside; and our shapes beside the paper's."""
     from bufrepro.studies.ramya.shapes import shape_verdicts, shapes
 
     th = dict(block["claims"])
-    ours, paper = our_claim_cells(block, summary), paper_claim_cells(block, published)
+    ours = our_claim_cells(block, summary, runs)
+    paper = paper_claim_cells(block, published)
     claims = evaluate_claims(
         ours,
         paper,
@@ -379,6 +297,8 @@ def judged(block: Block, summary: pd.DataFrame, published: pd.DataFrame) -> dict
     return {"claims": shape_verdicts(claims, table, th["holds_frac"]), "shapes": table}
 
 
-def verdicts(block: Block, summary: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
+def verdicts(
+    block: Block, summary: pd.DataFrame, published: pd.DataFrame, runs: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """The claims' verdicts on our cells and on the paper's own tables (with their shapes')."""
-    return judged(block, summary, published)["claims"]
+    return judged(block, summary, published, runs)["claims"]

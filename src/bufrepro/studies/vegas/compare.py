@@ -29,11 +29,18 @@ def diff(block: Block, summary: pd.DataFrame, published: pd.DataFrame) -> pd.Dat
     return pd.concat([sim, bdp_diff(block, published)], ignore_index=True)
 
 
-def judged(block: Block, summary: pd.DataFrame, published: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """{"claims", "shapes"}: the claims' verdicts on our cells and on the paper's own tables, in
-    both scopes, each with the verdict on its shape beside; our shapes beside the paper's."""
+def judged(
+    block: Block,
+    summary: pd.DataFrame,
+    published: pd.DataFrame,
+    runs: pd.DataFrame | None = None,
+) -> dict[str, pd.DataFrame]:
+    """{"claims", "shapes"}: the claims' verdicts on our cells (tests paired by seed, given
+    our `runs`) and on the paper's own tables (the same tests, its values as points), in both
+    scopes, each with the verdict on its shape beside; our shapes beside the paper's."""
     th = dict(block["claims"])
-    ours, paper = our_claim_cells(block, summary), paper_claim_cells(block, published)
+    ours = our_claim_cells(block, summary, runs)
+    paper = paper_claim_cells(block, published)
     made = evaluate_claims(
         ours,
         paper,
@@ -46,9 +53,11 @@ def judged(block: Block, summary: pd.DataFrame, published: pd.DataFrame) -> dict
     return {"claims": shape_verdicts(made, table, th["holds_frac"]), "shapes": table}
 
 
-def claims(block: Block, summary: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
+def claims(
+    block: Block, summary: pd.DataFrame, published: pd.DataFrame, runs: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """The claims' verdicts on our cells and on the paper's own tables, in both scopes."""
-    return judged(block, summary, published)["claims"]
+    return judged(block, summary, published, runs)["claims"]
 
 
 def compare(block: Block, tables: Tables) -> dict[str, pd.DataFrame]:
@@ -57,7 +66,7 @@ def compare(block: Block, tables: Tables) -> dict[str, pd.DataFrame]:
     summary, published, runs = tables["summary"], tables["published"], tables["runs"]
     return {
         "diff": diff(block, summary, published),
-        **judged(block, summary, published),
+        **judged(block, summary, published, runs),
         "notes": notes(block, summary, published, runs),
         "bdp": bdp_report(block, summary),
     }

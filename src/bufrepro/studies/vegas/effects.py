@@ -1,25 +1,38 @@
-"""The vegas claims' tests on the cells' spread: Welch on each cell's (n, mean, sd)."""
+"""The vegas claims' tests on the cells' per-seed values, paired by seed (kit.samples)."""
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 
 from bufrepro.kit import verdicts
-from bufrepro.kit.claims import Check, all_of, welch_check
+from bufrepro.kit.claims import Check, all_of, sample_check
+from bufrepro.kit.samples import Sample
+from bufrepro.studies.vegas.bdp import upper_split
 
-# A cell's summary of one column: (n, mean, sd), the summary's seeds, mean and spread.
-Cell = tuple[int, float, float]
+# A cell of one column: its values by seed (ours) or its published point (the paper's).
+Cell = Sample
+# The split judged by resampling the seeds (bootstrap, Efron and Tibshirani 1993): 1000 draws
+# give the share of draws that find the stated split to about +-0.7 % (binomial sd at 0.95).
+RESAMPLES = 1000
+# The resampling's own seed, so that the verdict is the same on every run of the comparison.
+RESAMPLE_SEED = 835
+# The share of draws that must find the stated split for it to hold (or miss it, to fail):
+# 0.95, the one-sided level of every claim test (kit.verdicts.CLAIM_CONFIDENCE's two 5 % tails).
+SPLIT_SHARE = 0.95
 
 
 def cell(row: Mapping[Any, Any], col: str) -> Cell | None:
-    """(n, mean, sd) of `col` in one claim cell; None without its spread (the paper's tables)."""
-    sd, n, mean = row.get(f"{col}_sd"), row.get(f"{col}_n"), row.get(col)
-    if sd is None or n is None or mean is None or pd.isna(sd) or pd.isna(n) or pd.isna(mean):
+    """`col`'s Sample in one claim cell (column `<col>_seeds`); None without one (our cells
+    when no per-seed runs were given: then the means decide)."""
+    got, mean = row.get(f"{col}_seeds"), row.get(col)
+    if not isinstance(got, Sample) or mean is None or pd.isna(mean):
         return None
-    return int(n), float(mean), float(sd)
+    return got
 
 
 def step(
@@ -31,13 +44,13 @@ def step(
     frac: float,
     direction: int,
 ) -> Check | None:
-    """r1's `col` against r0's as a test (kit.verdicts): Welch's 90 % interval of the
-    difference against frac x the two cells' mean, in `direction`; None without spread."""
+    """r1's `col` against r0's as a test (kit.verdicts): the 90 % interval of the difference,
+    paired by seed, against frac x the two cells' mean, in `direction`; None without samples."""
     c0, c1 = cell(r0, col), cell(r1, col)
     if c0 is None or c1 is None:
         return None
-    tol = frac * abs(c0[1] + c1[1]) / 2
-    return welch_check(where, what, c0, c1, tol, direction, False)
+    tol = frac * abs(c0.mean + c1.mean) / 2
+    return sample_check(where, what, c0, c1, tol, direction, False)
 
 
 def smallest_at(
@@ -81,3 +94,56 @@ def split_outcome(split: Check, found: bool) -> str:
     if found or split.result != holds:
         return split.result
     return verdicts.word("claim", "fails")
+
+
+def split_share(
+    rows: Sequence[Mapping[Any, Any]], stated: set[float]
+) -> tuple[float, float, int] | None:
+    """(share of the seed resamples whose throughput split is `stated`, the share of the most
+    common other split, fewest seeds a cell):
+    each draw takes seeds with replacement - the same seeds in every cell where all cells ran
+    one seed list (the runs pair by seed), else each cell's own - and splits the RTTs at the
+    largest gap of the drawn means; None without per-seed values."""
+    got = [cell(r, "tput") for r in rows]
+    cells = [c for c in got if c is not None]
+    if len(cells) < len(rows) or not cells:
+        return None
+    lists = [sorted(c.values) for c in cells]
+    common = all(seeds == lists[0] for seeds in lists)
+    rtts = [float(r["rtt_ms"]) for r in rows]
+    rng = random.Random(RESAMPLE_SEED)
+    found: Counter[frozenset[float]] = Counter()
+    for _ in range(RESAMPLES):
+        joint = [rng.choice(lists[0]) for _ in lists[0]] if common else []
+        picks = [joint if common else [rng.choice(seeds) for _ in seeds] for seeds in lists]
+        means = [sum(c.values[k] for k in p) / len(p) for c, p in zip(cells, picks, strict=True)]
+        found[frozenset(upper_split(rtts, means))] += 1
+    hits = found.pop(frozenset(stated), 0)
+    other = max(found.values(), default=0)
+    return hits / RESAMPLES, other / RESAMPLES, min(len(seeds) for seeds in lists)
+
+
+def resampled_split(
+    where: str, rows: Sequence[Mapping[Any, Any]], stated: set[float], told: str
+) -> Check | None:
+    """The stated split as a test by resampling seeds: holds when at least SPLIT_SHARE of the
+    draws find it, fails when at least SPLIT_SHARE find one other split, undecided otherwise
+    (noise that finds no split steadily says nothing against it); not judged on one run a cell
+    (a published point is its own draw); None without per-seed values."""
+    got = split_share(rows, stated)
+    if got is None:
+        return None
+    share, other, n = got
+    points = all(verdicts.PUBLISHED in c.values for r in rows if (c := cell(r, "tput")))
+    if n < verdicts.MIN_VALUES and not points:
+        key = "not_judged"
+    elif share >= SPLIT_SHARE:
+        key = "holds"
+    elif other >= SPLIT_SHARE:
+        key = "fails"
+    else:
+        key = "undecided"
+    outcome = verdicts.word("claim", key)
+    what = "one draw (the published points)" if points else f"{RESAMPLES} draws of {n} seeds"
+    text = f"the stated split found in {share:.0%} of {what}; {told}: {outcome}"
+    return Check(where, outcome == verdicts.word("claim", "holds"), text, outcome)
