@@ -22,7 +22,8 @@ TINY: dict[str, dict[str, Any]] = {
     # Table 5's bottleneck, a table-level value the diff reads (readings.table5.*).
     "ramya": {
         "select": ["readings.table5.bottleneck_mbps"],
-        "cells": {"setup": ["table1", "table5"], "buffer": [1, 10]},
+        # Buffers 1 and 10 train (the quick split), 100 validates (Table 1).
+        "cells": {"setup": ["table1", "table5"], "buffer": [1, 10, 100]},
         "overrides": {"setups.table1.duration_s": 4, "setups.table5.duration_s": 4},
     },
     # Where the packet setup's transfer starts (readings.packet.start_s).
@@ -39,10 +40,11 @@ TINY: dict[str, dict[str, Any]] = {
         },
         "overrides": {"setups.packet.duration_s": 20, "setups.rtt.duration_s": 20},
     },
-    # Pacing, the issue's lead; at 0.5 BDP DropTail's and RED's loss claims both have a cell.
+    # Pacing, the issue's lead; at 0.5 BDP DropTail's and RED's loss claims both have a cell
+    # (validation), at 0.05 DropTail's (training: the quick split).
     "hstcp": {
         "select": ["tcp.pacing"],
-        "cells": {"scenario": ["s1"], "queue": ["DropTail", "RED"], "buffer_frac": [0.5]},
+        "cells": {"scenario": ["s1"], "queue": ["DropTail", "RED"], "buffer_frac": [0.05, 0.5]},
         "overrides": {"measure.duration_s": 3, "measure.warmup_s": 1, "tcp.start_jitter_s": 0.5},
     },
 }

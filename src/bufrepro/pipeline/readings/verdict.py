@@ -188,6 +188,15 @@ def words(
     return text + notes(space, state)
 
 
+def in_percent(judged: Mapping[str, Any]) -> dict[str, Any]:
+    """A metric's judgement with its error, bounds and threshold also in percent (3 decimals)."""
+    extra = {
+        f"{k}_pct": round(kdistance.percent(float(judged[k])), 3)
+        for k in ("error", "low", "high", "threshold")
+    }
+    return {**judged, **extra}
+
+
 def write(
     space: Space,
     sensitivity: Path,
@@ -223,7 +232,7 @@ def write(
         "validation_distance": conf["validation_distance"],
         "validation_error_pct": round(kdistance.percent(conf["validation_distance"]), 3),
         "outcome": kfit.overall(judged(conf)),
-        "judged_metrics": conf.get("judged", {}).get(conf["best"], []),
+        "judged_metrics": [in_percent(j) for j in conf.get("judged", {}).get(conf["best"], [])],
         "headline": "largest per-metric validation median error (percent)",
         "headline_pct": round(kdistance.percent(kfit.worst(judged(conf))), 3),
         "best_validation_reading": cal.get("best_validation_reading", ""),
