@@ -112,3 +112,26 @@ def test_undecided_cells_say_how_many_seeds_would_decide_them() -> None:
     assert row["seeds_needed"] == math.ceil(4 * (half / room) ** 2) > 20
     counts = crosssim.counts(cross, "s", ["x"])
     assert counts["undecided_over_20"].tolist() == [1]
+
+
+def test_a_rate_is_compared_by_the_exact_test_of_its_pooled_events() -> None:
+    # A loss rate of 0.0237 (237 drops a run of 10000 packets) against 0.0240, 5 seeds a side,
+    # a 10 % run-to-run spread: Welch cannot decide +-10 %, the pooled drops can.
+    cols = ["buffer", "metric", "mean", "sd", "ci_low", "ci_high", "n"]
+    a = pd.DataFrame(
+        [(5, "loss", 0.0237, 0.00237, 0, 1, 5), (5, "drops", 237.0, 23.7, 0, 1000, 5)], columns=cols
+    )
+    b = pd.DataFrame(
+        [(5, "loss", 0.0240, 0.0024, 0, 1, 5), (5, "drops", 240.0, 24.0, 0, 1000, 5)], columns=cols
+    )
+    rate = crosssim.Margin("rate", 0.10, events=("drops",))
+    assert crosssim.table(a, b, ["buffer"], ["loss"], ("ns2", "ns3"))["how"].tolist() == [
+        "undecided"
+    ]
+    cross = crosssim.table(a, b, ["buffer"], ["loss"], ("ns2", "ns3"), {"loss": rate})
+    assert cross["how"].tolist() == ["agree"]
+    # The exposures are drops / rate: 50000 packets a side; b's share of the 2385 drops.
+    ci = binomtest(1200, 2385, 0.5).proportion_ci(0.95, method="exact")
+    assert cross["diff_high"].iloc[0] == pytest.approx(
+        ci.high * 2385 / 50000 - (1 - ci.high) * 2385 / 50000
+    )

@@ -31,12 +31,16 @@ MANY_SEEDS = 20
 @dataclass(frozen=True)
 class Margin:
     """A metric's agreement margin: absolute (in its units: utilisation), relative (a fraction
-    of the larger mean: delays, throughputs) or count (relative, at least `floor` events a run,
-    tested by the exact conditional binomial test on the pooled events: drop counts)."""
+    of the larger mean: delays, throughputs), count (relative, at least `floor` events a run,
+    tested by the exact conditional binomial test on the pooled events: drop counts) or rate
+    (relative, the same test on the pooled events of `events` over the packets they imply)."""
 
     kind: str = "relative"
     value: float = WITHIN_FRAC
     floor: float = 0.0
+    # A rate (kind "rate"): the count metrics whose sum is its numerator (e.g. a loss rate's
+    # drops); the packets each side sent follow as events / rate, the exposure of the test.
+    events: tuple[str, ...] = ()
 
     def band(self, mean_a: float, mean_b: float) -> float:
         """The band +- which the difference b - a must lie inside to agree."""
@@ -56,22 +60,34 @@ def default_margin(metric: str) -> Margin:
 
 
 def pooled_counts(
-    a: tuple[int, float, float], b: tuple[int, float, float], confidence: float
+    a: tuple[int, float, float],
+    b: tuple[int, float, float],
+    confidence: float,
+    events: tuple[float, float] | None = None,
 ) -> verdicts.Interval:
     """The interval of mean b - mean a for counts (events a run), from the pooled events: given
-    their total K, b's share is binomial with p = n_b / (n_a + n_b) when the rates are equal
-    (the conditional test of two Poisson counts, Przyborowski & Wilenski 1940); its exact
-    Clopper-Pearson interval (scipy.stats.binomtest) maps onto the difference of the per-run
-    rates, pi K / n_b - (1 - pi) K / n_a, which rises with pi."""
+    their total K, b's share is binomial with p = E_b / (E_a + E_b) when the rates are equal, E
+    a side's exposure (the conditional test of two Poisson counts, Przyborowski & Wilenski
+    1940); its exact Clopper-Pearson interval (scipy.stats.binomtest) maps onto the difference
+    of the rates, pi K / E_b - (1 - pi) K / E_a, which rises with pi. For counts the exposure is
+    the runs (n) and the means are the events a run; for a rate, `events` gives each side's
+    events a run, and the exposure is the runs' packets (n x events / rate)."""
     (na, ma, _), (nb, mb, _) = a, b
-    ka, kb = round(ma * na), round(mb * nb)
-    total = ka + kb
-    if na < verdicts.MIN_VALUES or nb < verdicts.MIN_VALUES or total <= 0:
+    if na < verdicts.MIN_VALUES or nb < verdicts.MIN_VALUES:
         return verdicts.Interval(mb - ma, math.nan, math.nan, min(na, nb), False)
-    ci = binomtest(kb, total, nb / (na + nb)).proportion_ci(confidence, method="exact")
+    if events is None:
+        ka, kb, ea, eb = round(ma * na), round(mb * nb), float(na), float(nb)
+    else:
+        ka, kb = round(events[0] * na), round(events[1] * nb)
+        ea = ka / ma if ma > 0 else math.nan
+        eb = kb / mb if mb > 0 else math.nan
+    total = ka + kb
+    if total <= 0 or not (ea > 0 and eb > 0):
+        return verdicts.Interval(mb - ma, math.nan, math.nan, min(na, nb), False)
+    ci = binomtest(kb, total, eb / (ea + eb)).proportion_ci(confidence, method="exact")
 
     def diff(pi: float) -> float:
-        return pi * total / nb - (1.0 - pi) * total / na
+        return pi * total / eb - (1.0 - pi) * total / ea
 
     return verdicts.Interval(mb - ma, diff(ci.low), diff(ci.high), min(na, nb), False)
 
@@ -81,13 +97,17 @@ def agreement(
     b: tuple[int, float, float],
     metric: str = "",
     margin: Margin | None = None,
+    events: tuple[float, float] | None = None,
 ) -> tuple[str, verdicts.Interval, float]:
     """How two results (n, mean, sd) compare: agree / differ / undecided / not judged (kit
     .verdicts.agreement on the 95 % interval of b - a: Welch's, or the exact test of pooled
-    events for a count margin), with the interval and the band."""
+    events for a count margin, or for a rate margin given each side's events a run), with the
+    interval and the band."""
     margin = margin or default_margin(metric)
     if margin.kind == "count":
         iv = pooled_counts(a, b, verdicts.AGREE_CONFIDENCE)
+    elif margin.kind == "rate" and events is not None:
+        iv = pooled_counts(a, b, verdicts.AGREE_CONFIDENCE, events)
     else:
         iv = verdicts.welch(a, b, verdicts.AGREE_CONFIDENCE)
     band = margin.band(a[1], b[1])
@@ -153,6 +173,7 @@ def table(
     both["ratio"] = [
         _ratio(x, y) for x, y in zip(both[f"{a}_mean"], both[f"{b}_mean"], strict=True)
     ]
+    sums = (_means(first, keys), _means(second, keys))
     rows = []
     for _, row in both.iterrows():
         if pd.isna(row[f"{a}_mean"]) or pd.isna(row[f"{b}_mean"]):
@@ -163,7 +184,9 @@ def table(
         sides = [(int(n), float(m), float(sd)) for n, m, sd in trio]
         metric = str(row["metric"])
         margin = (margins or {}).get(metric)
-        how, iv, band = agreement(sides[0], sides[1], metric, margin)
+        cell = tuple(row[k] for k in keys)
+        events = _events(margin, cell, sums) if margin and margin.kind == "rate" else None
+        how, iv, band = agreement(sides[0], sides[1], metric, margin, events)
         half = half_width(iv, sides[0][1], sides[1][1])
         more = seeds_needed(iv, band) if how == UNDECIDED else math.nan
         rows.append((iv.estimate, iv.low, iv.high, band, half, more, how))
@@ -175,6 +198,28 @@ def table(
     both["_only"] = both["how"].str.endswith(" only")
     both = both.sort_values(["_only", *keys, "_m"], kind="mergesort")
     return both.drop(columns=["_m", "_only"]).reset_index(drop=True)
+
+
+def _means(summary: pd.DataFrame, keys: Sequence[str]) -> dict[tuple[object, ...], float]:
+    """Each (cell..., metric)'s mean in a summary table."""
+    cols = [*keys, "metric", "mean"]
+    return {tuple(r[:-1]): float(r[-1]) for r in summary[cols].itertuples(index=False)}
+
+
+def _events(
+    margin: Margin,
+    cell: tuple[object, ...],
+    sums: tuple[dict[tuple[object, ...], float], dict[tuple[object, ...], float]],
+) -> tuple[float, float] | None:
+    """Each side's events a run of a rate: the sum of its event metrics' means on the cell
+    (None where a side lacks one: the rate is then compared by Welch)."""
+    out = []
+    for side in sums:
+        found = [side.get((*cell, m)) for m in margin.events]
+        if not found or any(v is None or math.isnan(v) for v in found):
+            return None
+        out.append(sum(v for v in found if v is not None))
+    return out[0], out[1]
 
 
 def compared(cross: pd.DataFrame) -> pd.DataFrame:

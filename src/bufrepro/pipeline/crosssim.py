@@ -21,7 +21,12 @@ def margins(study: str) -> dict[str, crosssim.Margin]:
     """The study's agreement margin per metric (margins.yaml; a metric not listed: the default)."""
     rows = prose.load(MARGINS).get(study, {})
     return {
-        str(m): crosssim.Margin(str(r["kind"]), float(r["value"]), float(r.get("floor", 0.0)))
+        str(m): crosssim.Margin(
+            str(r["kind"]),
+            float(r["value"]),
+            float(r.get("floor", 0.0)),
+            tuple(str(e) for e in r.get("events", ())),
+        )
         for m, r in rows.items()
     }
 
