@@ -105,6 +105,8 @@ def reproduces(space: Space, state: Mapping[str, Any]) -> bool:
 
 def metric_lines(study: str, state: Mapping[str, Any]) -> str:
     """Each metric's error, interval and threshold, in words."""
+    if not judged(state):
+        return _w("no_values")
     return "; ".join(
         _w(
             "metric",
