@@ -116,6 +116,7 @@ def metric_lines(study: str, state: Mapping[str, Any]) -> str:
             high=pct(j.high),
             threshold=pct(j.threshold),
             rows=j.rows,
+            s="" if j.rows == 1 else "s",
         )
         for j in judged(state)
     )
@@ -165,7 +166,9 @@ def words(
     values = {
         "reading": named(space.study, state, order),
         "metrics": metric_lines(space.study, state),
-        "confirmed": _w("confirmed", confirmed=state["confirmed"], seeds=seeds),
+        "confirmed": _w(
+            "confirmed", confirmed=state["confirmed"], seeds=seeds, s="" if seeds == 1 else "s"
+        ),
         "error": error_text(state),
         "tried": cal["readings"],
         "best": _w(
