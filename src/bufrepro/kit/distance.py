@@ -125,6 +125,8 @@ def unidentifiable(
     for key, where in acts_on.items():
         hit = pd.Series(True, index=rows.index)
         for column, wanted in where.items():
+            if column not in rows:
+                continue  # the diff does not say which cells its rows are: no evidence either way
             hit &= rows[column].map(lambda c, w=list(wanted): _matches(c, w)).astype(bool)
         if not hit.any():
             out.append(key)
