@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import math
 from typing import Any
 
 import pytest
@@ -307,3 +308,14 @@ def test_a_parameter_acting_on_no_training_cell_is_held_and_listed() -> None:
     raw = {"parameters": parameters, "select": [], "train": {"queue": ["DropTail"]}}
     assert space.Space("hstcp", raw).held == ["red.q_weight"]
     assert space.Space("hstcp", {**raw, "train": {"buffer_frac": [0.1]}}).held == []
+
+
+def test_each_metric_has_its_rule_from_the_claims() -> None:
+    cfg = configuration.load(profile="")
+    hstcp = space.load(cfg, "hstcp", space.files("hstcp", "")).rules
+    assert hstcp["loss_rate"].factor == 3 and hstcp["loss_rate"].threshold == 0
+    assert hstcp["loss_rate"].event == pytest.approx(2.7e-7)
+    assert hstcp["link_utilisation"].threshold == pytest.approx(math.log1p(0.011))
+    dumbbell = space.load(cfg, "dumbbell", space.files("dumbbell", "")).rules
+    assert dumbbell["tcp_throughput_kbps"].threshold == pytest.approx(math.log1p(0.10))
+    assert dumbbell["tcp_drops_total"].event == 1.0
