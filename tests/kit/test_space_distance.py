@@ -56,8 +56,12 @@ def test_distance_is_the_mean_over_metrics_of_median_abs_log() -> None:
     diff = _diff()
     errors = distance.log_errors(diff)
     assert errors.iloc[0] == pytest.approx(math.log(2))
-    assert math.isnan(errors.iloc[4])  # a published zero has no log ratio
-    # d: median(log 2, log 2) = log 2; t: median(0, log 2) = log2 / 2.
+    # A zero counts: censored (+inf, a miss beyond every threshold) with no event declared ...
+    assert errors.iloc[4] == math.inf
+    # ... or smoothed by one event per run added to both sides.
+    smoothed = distance.log_errors(diff, {"d": distance.Rule(event=1.0)})
+    assert smoothed.iloc[4] == pytest.approx(math.log(6.0))
+    # d: median(log 2, log 2, inf) = log 2; t: median(0, log 2) = log2 / 2.
     assert distance.distance(diff, ["d", "t"]) == pytest.approx(0.75 * math.log(2))
     assert math.isnan(distance.distance(diff, ["absent"]))
     assert distance.percent(math.log(2)) == pytest.approx(100.0)
@@ -68,7 +72,11 @@ def test_train_rows_match_by_prefix_and_the_rest_validate() -> None:
     mask = distance.train_mask(diff, {"seed_file": ["000"]})
     assert mask.tolist() == [True, True, False, False, True]
     train, valid = distance.split_distances(diff, ["d", "t"], {"seed_file": ["000"]})
-    assert train == pytest.approx(0.5 * math.log(2))
+    assert train == math.inf  # d's training rows: log 2 and a censored zero
+    rules = {"d": distance.Rule(event=1.0)}
+    train, _ = distance.split_distances(diff, ["d", "t"], {"seed_file": ["000"]}, rules)
+    # d: median(log(201 / 101), log 6); t: 0.
+    assert train == pytest.approx(0.5 * (math.log(201 / 101) + math.log(6)) / 2)
     assert valid == pytest.approx(math.log(2))
     with pytest.raises(KeyError, match="no column 'nope'"):
         distance.train_mask(diff, {"nope": ["x"]})

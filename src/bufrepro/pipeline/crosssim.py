@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,21 @@ from bufrepro.kit import crosssim, prose
 from bufrepro.pipeline import compare, summary
 
 WORDS = Path(__file__).with_name("crosssim.yaml")
+MARGINS = Path(__file__).with_name("margins.yaml")
+
+
+def margins(study: str) -> dict[str, crosssim.Margin]:
+    """The study's agreement margin per metric (margins.yaml; a metric not listed: the default)."""
+    rows = prose.load(MARGINS).get(study, {})
+    return {
+        str(m): crosssim.Margin(
+            str(r["kind"]),
+            float(r["value"]),
+            float(r.get("floor", 0.0)),
+            tuple(str(e) for e in r.get("events", ())),
+        )
+        for m, r in rows.items()
+    }
 
 
 def write(
@@ -28,7 +44,8 @@ def write(
     theirs = [(o, pd.read_csv(results / name / o / "tables" / "summary.csv")) for o in others]
     metrics = list(study.report_metrics)
     mine = study.own_simulator()
-    cross = crosssim.against_each((mine, own), theirs, list(study.grid_keys), metrics)
+    keys = list(study.grid_keys)
+    cross = crosssim.against_each((mine, own), theirs, keys, metrics, margins(name))
     cross = clipped(reasons(cross, name, mine), [mine, *others])
     out_dir.mkdir(parents=True, exist_ok=True)
     cross.to_csv(out_dir / "cross_sim.csv", index=False, float_format="%.6f")
@@ -57,9 +74,19 @@ def reason(row: Mapping[Any, Any], study: str, sides: Sequence[str]) -> str:
         return str(known).strip() if known else str(w["unexplained"])
     if how == crosssim.UNDECIDED:
         n = min(int(row[f"{s}_n"]) for s in sides)
-        return prose.fill(
-            w["undecided"], low=row["diff_low"], high=row["diff_high"], band=row["band"], n=n
-        ).strip()
+        more = float(row["seeds_needed"])
+        tail = w["never"] if math.isinf(more) else prose.fill(w["more"], seeds=more)
+        return " ".join(
+            prose.fill(
+                w["undecided"],
+                low=row["diff_low"],
+                high=row["diff_high"],
+                band=row["band"],
+                n=n,
+                half=row["half_width"],
+                tail=tail,
+            ).split()
+        )
     if how == crosssim.NOT_JUDGED:
         return str(w["not_judged"])
     return ""

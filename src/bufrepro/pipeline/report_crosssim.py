@@ -34,6 +34,15 @@ def _side(row: Mapping[Any, Any], sim: str) -> str:
     return _value(row[f"{sim}_mean"], row[f"{sim}_ci_low"], row[f"{sim}_ci_high"], row[f"{sim}_n"])
 
 
+def _percent(value: Any) -> str:
+    """A relative half-width as a percent ('' without one)."""
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        return ""
+    return "" if math.isnan(x) else f"{100 * x:.1f} %"
+
+
 def view(cross: pd.DataFrame, keys: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(the compared cells that do not agree, differ first, with their reasons; the cells one
     simulator ran alone), each one short row per cell and metric."""
@@ -50,6 +59,7 @@ def view(cross: pd.DataFrame, keys: list[str]) -> tuple[pd.DataFrame, pd.DataFra
                 **{s: _side(r, s) for s in sims if _side(r, s)},
                 "difference": _value(r["diff"], r["diff_low"], r["diff_high"], 0).split(" (")[0],
                 "band": f"+-{float(r['band']):.3g}",
+                "half-width": _percent(r.get("half_width", "")),
                 "how": r["how"],
                 "reason": r["reason"],
                 "clipped": r.get("clipped", ""),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import math
 from typing import Any
 
 import pytest
@@ -39,7 +40,8 @@ def _with(**changes: Any) -> dict[str, Any]:
 def test_the_dumbbell_space_loads_in_each_profile(profile: str) -> None:
     cfg = configuration.load(profile=profile)
     sp = space.load(cfg, "dumbbell", space.files("dumbbell", profile))
-    assert sp["train"] == {"seed_file": ["000"]}
+    assert sp["train"] == {"buffer": [5]}
+    assert sp.held == []
     assert space.planned_runs(cfg, sp) <= sp["max_runs"]
     if profile == "quick":
         assert [p.key for p in sp.parameters] == ["tcp.mss_bytes", "tcp.max_rwnd_pkts"]
@@ -296,3 +298,24 @@ def test_a_reading_the_study_cannot_run_fails_before_any_run(
     with pytest.raises(ConfigError, match=r"ramya\.topology\.buffer_counts: 'total' cannot"):
         sensitivity.run(cfg, sp, 1, tmp_path / "s.csv", tmp_path / "s.png", tmp_path / "s.json")
     assert started == []
+
+
+def test_a_parameter_acting_on_no_training_cell_is_held_and_listed() -> None:
+    parameters = {
+        "red.q_weight": {"values": [-1, 0.002], "reason": "r", "acts_on": {"queue": ["RED"]}},
+        "tcp.pacing": {"values": [False, True], "reason": "r"},
+    }
+    raw = {"parameters": parameters, "select": [], "train": {"queue": ["DropTail"]}}
+    assert space.Space("hstcp", raw).held == ["red.q_weight"]
+    assert space.Space("hstcp", {**raw, "train": {"buffer_frac": [0.1]}}).held == []
+
+
+def test_each_metric_has_its_rule_from_the_claims() -> None:
+    cfg = configuration.load(profile="")
+    hstcp = space.load(cfg, "hstcp", space.files("hstcp", "")).rules
+    assert hstcp["loss_rate"].factor == 3 and hstcp["loss_rate"].threshold == 0
+    assert hstcp["loss_rate"].event == pytest.approx(2.7e-7)
+    assert hstcp["link_utilisation"].threshold == pytest.approx(math.log1p(0.011))
+    dumbbell = space.load(cfg, "dumbbell", space.files("dumbbell", "")).rules
+    assert dumbbell["tcp_throughput_kbps"].threshold == pytest.approx(math.log1p(0.10))
+    assert dumbbell["tcp_drops_total"].event == 1.0

@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from bufrepro.pipeline import configuration, evidence
+from bufrepro.pipeline import configuration
 from bufrepro.pipeline.readings import calibration, confirmation, sensitivity, space, verdict
 
 TINY_SPACE: dict[str, Any] = {
@@ -153,11 +153,16 @@ def test_the_verdict_comes_from_the_confirmed_runs(staged: dict[str, Any]) -> No
     # command that judges it.
     assert not made["judged"]
     assert (
-        made["verdict"].startswith("not judged: n < 5 seeds, 3 readings (< 10), ")
+        made["verdict"].startswith("not judged: n < 5 seeds, 3 readings (< 10); ")
         and "`bash scripts/reproduce.sh` judges it" in made["verdict"]
     )
     assert "2 readings confirmed at 3 seeds" in made["verdict"]
     assert "tcp.max_rwnd_pkts" not in made["verdict"]
+    # Each metric judged on its own, with a bootstrap interval over the 3 seeds and the rows.
+    judged = made["judged_metrics"]
+    assert {j["metric"] for j in judged} <= set(TINY_SPACE["metrics"]) and judged
+    assert all(j["seeds"] == 3 and j["low"] <= j["high"] for j in judged)
+    assert made["outcome"] in ("reproduces", "fails", "spans")
     assert made["reading"]["id"] == state["best"]
     assert made["validation_distance"] == state["validation_distance"]
     assert made["confirmed"] == 2 and made["seeds"] == 3
@@ -166,11 +171,30 @@ def test_the_verdict_comes_from_the_confirmed_runs(staged: dict[str, Any]) -> No
     assert made["wall_s"] > 0 and made["run_wall_s"] > 0
 
 
-def _space(threshold: float) -> space.Space:
-    return space.Space("dumbbell", {"verdict": {"max_error_pct": threshold}})
+def _space(parameters: dict[str, Any] | None = None) -> space.Space:
+    raw = {"verdict": {"max_error_pct": 25}, "select": [], "parameters": parameters or {}}
+    return space.Space("dumbbell", raw)
+
+
+def _judged(metric: str, error: float, low: float, high: float, outcome: str) -> dict[str, Any]:
+    """One metric's judgement as the confirmation's state holds it (errors in percent here)."""
+    return {
+        "metric": metric,
+        "error": math.log1p(error / 100),
+        "low": math.log1p(low / 100),
+        "high": math.log1p(high / 100),
+        "threshold": math.log1p(0.25),
+        "rows": 6,
+        "seeds": 5,
+        "outcome": outcome,
+    }
 
 
 PRIOR = {"tcp.max_rwnd_pkts": 1000, "tcp.syn": True, "red.q_weight": 0.002, "tcp.mss_bytes": 1460}
+WITHIN = [
+    _judged("tcp_delay_ms_mean", 10, 5, 15, "within"),
+    _judged("tcp_throughput_kbps", 4, 2, 8, "within"),
+]
 STATE = {
     "best": "lhs003",
     "validation_distance": math.log(1.1),
@@ -179,47 +203,63 @@ STATE = {
     "confirmed": 4,
     "seeds": [1, 2, 3, 4, 5],
     "validation_values": 12,
+    "judged": {"lhs003": WITHIN},
 }
-CAL = {"readings": 41}
+CAL = {"readings": 41, "best_validation_worst": math.log(1.08), "best_validation_reading": "lhs007"}
 ORDER = ["red.q_weight", "tcp.max_rwnd_pkts", "tcp.mss_bytes", "tcp.syn"]
+READING = "the a-priori reading with RED q_weight 0.0123, receive window 5 packets, SYN packet off"
+LINES = (
+    "TCP delay 10 % [5 %, 15 %] (threshold 25 %, 6 values); "
+    "TCP throughput 4 % [2 %, 8 %] (threshold 25 %, 6 values)"
+)
 
 
-def test_the_verdict_line_takes_one_of_two_forms() -> None:
+def test_the_verdict_line_gives_each_metric_its_interval_and_outcome() -> None:
     keys = "lhs003 (red.q_weight=0.0123456, tcp.max_rwnd_pkts=5, tcp.syn=False)"
-    assert verdict.line(_space(25), STATE, ORDER) == (
-        f"reproduces under reading {keys} (validation median error 10 %)"
-    )
-    assert verdict.line(_space(5), STATE, ORDER) == (
-        f"no reading reproduces it; the closest is {keys} (10 %); "
-        "the parameter that moves it most is red.q_weight"
+    assert verdict.line(_space(), STATE, ORDER) == (
+        f"reproduces under reading {keys} (tcp_delay_ms_mean=10 % [5 %, 15 %] <= 25 %: within, "
+        "tcp_throughput_kbps=4 % [2 %, 8 %] <= 25 %: within)"
     )
 
 
-def test_the_verdict_in_words_names_what_sets_the_reading_apart_or_says_not_judged() -> None:
-    # Only the values that differ from the a-priori reading, the biggest mover first.
-    reading = (
-        "the a-priori reading with RED q_weight 0.0123, receive window 5 packets, SYN packet off"
-    )
+def test_reproduces_needs_every_metric_within_its_threshold() -> None:
     confirmed = "4 readings confirmed at 5 seeds"
-    assert verdict.words(_space(25), CAL, STATE, ORDER) == (
-        f"reproduces under {reading} (validation median error 10 % over 12 values; {confirmed})"
+    assert verdict.words(_space(), CAL, STATE, ORDER) == (
+        f"reproduces under {READING}: every metric's validation median error is within its "
+        f"threshold ({LINES}; {confirmed})"
     )
-    assert verdict.words(_space(5), CAL, STATE, ORDER) == (
-        f"no reading reproduces it; the closest is {reading} (10 % over 12 values; {confirmed}); "
-        "the parameter that moves it most is RED q_weight"
+    # One metric 95 % off and one perfect is no longer "reproduces" on their mean.
+    off = [_judged("tcp_delay_ms_mean", 95, 80, 110, "beyond"), WITHIN[1]]
+    state = {**STATE, "judged": {"lhs003": off}}
+    assert not verdict.reproduces(_space(), state)
+    text = verdict.words(_space(), CAL, state, ORDER)
+    assert text.startswith(
+        f"none of the 41 readings tried reproduces it; the best by training is {READING} "
+        "(largest per-metric validation median error 95 %), the best on validation 8 % (lhs007)"
     )
-    # The rule of the CI column: too few seeds, readings or held-out values is no finding.
-    for seeds, readings, values, why in (
-        ([1, 2], 41, 12, "n < 5 seeds"),
-        ([1, 2, 3, 4, 5], 4, 12, "4 readings (< 10)"),
-        ([1, 2, 3, 4, 5], 41, 3, "3 validation values (< 10)"),
-    ):
-        few = {**STATE, "seeds": seeds, "validation_values": values}
-        n = len(seeds)
-        assert verdict.words(_space(25), {"readings": readings}, few, ORDER, "`x`") == (
-            f"not judged: {why}; `x` judges it; best reading: {reading}, validation median error "
-            f"10 % over {values} values (threshold 25 %; 4 readings confirmed at {n} seeds)"
-        )
+
+
+def test_an_interval_that_spans_its_threshold_is_not_judged() -> None:
+    spans = [_judged("tcp_delay_ms_mean", 20, 10, 40, "spans"), WITHIN[1]]
+    text = verdict.words(_space(), CAL, {**STATE, "judged": {"lhs003": spans}}, ORDER)
+    assert text.startswith("not judged: the interval of TCP delay spans its threshold; ")
+
+
+def test_too_few_seeds_or_readings_is_not_judged_and_values_are_no_longer_counted() -> None:
+    for seeds, readings, why in (([1, 2], 41, "n < 5 seeds"), ([1, 2, 3, 4, 5], 4, "4 readings")):
+        few = {**STATE, "seeds": seeds, "validation_values": 3}
+        text = verdict.words(_space(), {**CAL, "readings": readings}, few, ORDER, "`x`")
+        assert text.startswith(f"not judged: {why}"), text
+        assert "`x` judges it; the best by training is" in text
+    assert not verdict.shortfalls(_space(), CAL, {**STATE, "validation_values": 3})
+
+
+def test_the_verdict_names_unidentifiable_and_fitted_choices() -> None:
+    sp = _space({"compare.delay_definition": {"values": ["auto", "rtt"], "reason": "r"}})
+    state = {**STATE, "unidentifiable": ["red.q_weight"]}
+    text = verdict.words(sp, CAL, state, ORDER)
+    assert "; not identifiable from this split, held at the a-priori value: RED q_weight" in text
+    assert "delay definition chose by fit to the training rows which metric is compared" in text
 
 
 def test_the_verdict_names_at_most_four_values_and_counts_the_rest() -> None:
@@ -234,11 +274,6 @@ def test_the_verdict_names_at_most_four_values_and_counts_the_rest() -> None:
     assert verdict.named("dumbbell", {**state, "best": "a-priori"}, order) == (
         "the a-priori reading"
     )
-
-
-def test_one_validation_value_is_singular() -> None:
-    assert evidence.shortfalls(5, 10, 1) == ["1 validation value (< 10)"]
-    assert evidence.shortfalls(4) == ["n < 5 seeds"] and evidence.shortfalls(5, 10, 10) == []
 
 
 def test_top_parameters_rank_by_mu_star() -> None:

@@ -7,13 +7,14 @@ import os
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from bufrepro import registry
 from bufrepro.kit import configs
 from bufrepro.pipeline import compare, configuration
-from bufrepro.pipeline.readings import calibration, runs, sensitivity, space
+from bufrepro.pipeline.readings import calibration, confirmation, runs, sensitivity, space
 
 pytestmark = pytest.mark.usefixtures("ns_available")
 
@@ -22,7 +23,8 @@ TINY: dict[str, dict[str, Any]] = {
     # Table 5's bottleneck, a table-level value the diff reads (readings.table5.*).
     "ramya": {
         "select": ["readings.table5.bottleneck_mbps"],
-        "cells": {"setup": ["table1", "table5"], "buffer": [1, 10]},
+        # Buffers 1 and 10 train (the quick split), 100 validates (Table 1).
+        "cells": {"setup": ["table1", "table5"], "buffer": [1, 10, 100]},
         "overrides": {"setups.table1.duration_s": 4, "setups.table5.duration_s": 4},
     },
     # Where the packet setup's transfer starts (readings.packet.start_s).
@@ -39,10 +41,11 @@ TINY: dict[str, dict[str, Any]] = {
         },
         "overrides": {"setups.packet.duration_s": 20, "setups.rtt.duration_s": 20},
     },
-    # Pacing, the issue's lead; at 0.5 BDP DropTail's and RED's loss claims both have a cell.
+    # Pacing, the issue's lead; at 0.5 BDP DropTail's and RED's loss claims both have a cell
+    # (validation), at 0.05 DropTail's (training: the quick split).
     "hstcp": {
         "select": ["tcp.pacing"],
-        "cells": {"scenario": ["s1"], "queue": ["DropTail", "RED"], "buffer_frac": [0.5]},
+        "cells": {"scenario": ["s1"], "queue": ["DropTail", "RED"], "buffer_frac": [0.05, 0.5]},
         "overrides": {"measure.duration_s": 3, "measure.warmup_s": 1, "tcp.start_jitter_s": 0.5},
     },
 }
@@ -92,7 +95,11 @@ def staged(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         # The study's own compare of the same runs under its configured block (the a-priori
         # reproduction's grid and readings): the rows it diffs against these cells.
         whole, diff_alone = _configured_diff(cfg, study, prior, paper)
+        judged_diff, per_seed = confirmation.evaluated(cfg, sp, prior, paper)
         return {
+            "judged_diff": judged_diff,
+            "per_seed": per_seed,
+            "judged": confirmation.judge(sp, judged_diff, per_seed),
             "study": study,
             "space": sp,
             "sens": sens,
@@ -172,3 +179,16 @@ def test_the_parameter_reaches_the_runs(staged: dict[str, Any]) -> None:
     metric, least = MOVES[staged["study"]]
     mu = staged["sens"][staged["sens"]["index"] == "mu_star"].set_index("metric")["value"]
     assert mu[metric] > least
+
+
+def test_each_distinct_row_has_its_per_seed_means_and_each_metric_is_judged(
+    staged: dict[str, Any],
+) -> None:
+    # The study's own diff on one seed's runs gives each row's per-seed mean (what the verdict's
+    # bootstrap redraws); at one seed it is the mean itself.
+    diff, per_seed = staged["judged_diff"], staged["per_seed"]
+    assert per_seed is not None and per_seed.shape == (len(diff), 1)
+    np.testing.assert_allclose(per_seed[:, 0], diff["ours_mean"].to_numpy(dtype=float))
+    judged = staged["judged"]
+    assert judged and {j["metric"] for j in judged} <= set(staged["space"]["metrics"])
+    assert all(j["seeds"] == 1 and j["rows"] >= 1 for j in judged)

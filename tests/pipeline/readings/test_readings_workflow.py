@@ -64,7 +64,7 @@ def test_the_quick_profile_runs_the_readings_stage(work: Path) -> None:
     # confirmation 2 readings x 2 cells x 3 seeds (of them only seed 3 is new).
     assert verdict["runs"] == 2 * 2 + 3 * 2 * 2 + 2 * 2 * 3
     assert verdict["confirmation_runs"] == 12 and verdict["confirmed"] == 2
-    assert verdict["verdict"].startswith("not judged: n < 5 seeds, 3 readings (< 10), ")
+    assert verdict["verdict"].startswith("not judged: n < 5 seeds, 3 readings (< 10); ")
     assert "`bash scripts/reproduce.sh` judges it" in verdict["verdict"]
     assert verdict["overrides"] == {"measure.duration_s": 3, "measure.warmup_s": 1}
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -35,25 +36,36 @@ def a_priori_values(cfg: Mapping[str, Any], space: Space) -> dict[str, Any]:
 
 
 def make_readings(cfg: Mapping[str, Any], space: Space) -> list[rruns.Reading]:
-    """The a-priori reading, then the Latin hypercube's, each validated whole (ConfigError)."""
-    chosen = [(A_PRIORI, a_priori_values(cfg, space))]
-    chosen += [(f"lhs{i:03d}", v) for i, v in enumerate(design(space))]
+    """The a-priori reading, then the Latin hypercube's, each validated whole (ConfigError);
+    the parameters no training row can move (space.held) keep their a-priori values."""
+    prior = a_priori_values(cfg, space)
+    chosen = [(A_PRIORI, prior)]
+    held = {k: prior[k] for k in space.held}
+    chosen += [(f"lhs{i:03d}", {**v, **held}) for i, v in enumerate(design(space))]
     return [rruns.make(cfg, space, rid, values) for rid, values in chosen]
 
 
+def distinct(diff: pd.DataFrame, space: Space) -> pd.DataFrame:
+    """The diff with each repeated published row (cell, metric, value, relation) once."""
+    return kdistance.unique_rows(diff, list(space["cells"]))
+
+
 def per_metric(diff: pd.DataFrame, space: Space) -> dict[str, float]:
-    """Each metric's own train and validation distance (columns train_<m>, validation_<m>)."""
+    """Each metric's own train and validation median error (columns train_<m>,
+    validation_<m>), by the space's rules, and the worst metric's validation error."""
     out = {}
     for metric in space["metrics"]:
-        train, valid = kdistance.split_distances(diff, [metric], space["train"])
+        train, valid = kdistance.split_distances(diff, [metric], space["train"], space.rules)
         out[f"train_{metric}"], out[f"validation_{metric}"] = train, valid
+    found = [v for k, v in out.items() if k.startswith("validation_") and not math.isnan(v)]
+    out["validation_worst"] = max(found, default=math.nan)
     return out
 
 
 def validation_values(diff: pd.DataFrame, space: Space) -> int:
-    """The held-out values a reading's validation distance rests on (space metrics, both > 0)."""
+    """The distinct held-out values a reading's validation rests on (zeros count)."""
     held_out = ~kdistance.train_mask(diff, space["train"]) & diff["metric"].isin(space["metrics"])
-    return int((held_out & kdistance.log_errors(diff).notna()).sum())
+    return int((held_out & kdistance.log_errors(diff, space.rules).notna()).sum())
 
 
 def in_ci(diff: pd.DataFrame) -> int:
@@ -70,9 +82,11 @@ def run(
     paper = compare.published(space.study)
     rows, diffs = [], {}
     for reading in readings:
-        _, diff = rruns.evaluate(cfg, reading, paper)
+        diff = distinct(rruns.evaluate(cfg, reading, paper)[1], space)
         diffs[reading.id] = diff
-        train, valid = kdistance.split_distances(diff, space["metrics"], space["train"])
+        train, valid = kdistance.split_distances(
+            diff, space["metrics"], space["train"], space.rules
+        )
         rows.append(
             {
                 "reading": reading.id,
@@ -93,6 +107,9 @@ def run(
         best_diff, index=False, float_format="%.6f"
     )
     prior = result.iloc[0]
+    by_validation = result.sort_values(
+        ["validation_worst", "reading"], kind="mergesort", na_position="last"
+    ).iloc[0]
     info = {
         "best": str(best["reading"]),
         "values": {p.key: _plain(best[p.key]) for p in space.parameters},
@@ -113,6 +130,9 @@ def run(
             for m in space["metrics"]
         },
         "readings": len(readings),
+        "best_validation_worst": float(by_validation["validation_worst"]),
+        "best_validation_reading": str(by_validation["reading"]),
+        "held": space.held,
         "runs": spent.runs,
         "ran": spent.ran,
         "wall_s": spent.wall_s,

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from bufrepro.kit import distance as kdistance
+from bufrepro.kit import fit as kfit
 from bufrepro.pipeline import compare
 from bufrepro.pipeline.readings import calibration
 from bufrepro.pipeline.readings import runs as rruns
@@ -36,6 +40,25 @@ def stand_ins(space: Space) -> pd.DataFrame:
     return pd.DataFrame({"reading": ids, "train_distance": [0.0] * len(ids)})
 
 
+def evaluated(
+    cfg: Mapping[str, Any], space: Space, reading: rruns.Reading, paper: Mapping[str, pd.DataFrame]
+) -> tuple[pd.DataFrame, np.ndarray | None]:
+    """A reading's diff (each repeated published row once) and its rows' per-seed means."""
+    diff = rruns.evaluate(cfg, reading, paper)[1]
+    per_seed = rruns.per_seed(cfg, reading, paper)
+    kept = calibration.distinct(diff, space)
+    rows = kept.index.to_numpy()
+    return kept.reset_index(drop=True), (per_seed[rows] if per_seed is not None else None)
+
+
+def judge(space: Space, diff: pd.DataFrame, per_seed: np.ndarray | None) -> list[dict[str, Any]]:
+    """Each metric's validation median error, its bootstrap interval and outcome (kit.fit)."""
+    held_out = ~kdistance.train_mask(diff, space["train"]).to_numpy()
+    seeds = per_seed[held_out] if per_seed is not None else None
+    part = diff[held_out].reset_index(drop=True)
+    return [dataclasses.asdict(j) for j in kfit.judge(part, seeds, space["metrics"], space.rules)]
+
+
 def run(
     cfg: Mapping[str, Any],
     space: Space,
@@ -50,10 +73,14 @@ def run(
     spent = rruns.run_all(cfg, readings, threads)
     paper = compare.published(space.study)
     rows, diffs = [], {}
+    judged: dict[str, list[dict[str, Any]]] = {}
     for reading in readings:
-        _, diff = rruns.evaluate(cfg, reading, paper)
+        diff, per_seed = evaluated(cfg, space, reading, paper)
         diffs[reading.id] = diff
-        train, valid = kdistance.split_distances(diff, space["metrics"], space["train"])
+        judged[reading.id] = judge(space, diff, per_seed)
+        train, valid = kdistance.split_distances(
+            diff, space["metrics"], space["train"], space.rules
+        )
         rows.append(
             {
                 "reading": reading.id,
@@ -74,6 +101,7 @@ def run(
         best_diff, index=False, float_format="%.6f"
     )
     values = {r.id: dict(r.values) for r in readings}
+    worst = {rid: kfit.worst([kfit.Judged(**j) for j in js]) for rid, js in judged.items()}
     prior = result.iloc[0]
     info = {
         "best": str(best["reading"]),
@@ -88,6 +116,18 @@ def run(
         "in_ci_a_priori": int(prior["in_ci"]),
         "in_ci_confirmed": int(best["in_ci"]),
         "validation_values": int(best["validation_values"]),
+        "judged": judged,
+        "outcome": kfit.overall([kfit.Judged(**j) for j in judged[str(best["reading"])]]),
+        "best_validation_worst": min(worst.values(), default=math.nan),
+        "best_validation_reading": min(worst, key=lambda r: (worst[r], r)) if worst else "",
+        "unidentifiable": sorted(
+            {
+                *space.held,
+                *kdistance.unidentifiable(
+                    diffs[str(best["reading"])], space["train"], space.acts_on
+                ),
+            }
+        ),
         "runs": spent.runs,
         "ran": spent.ran,
         "wall_s": spent.wall_s,

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from bufrepro import backends, registry
@@ -102,17 +103,42 @@ def _run_wall(run_dir: Path) -> float:
     return float(meta.get("wall_s", 0.0))
 
 
+def _diff(
+    cfg: Mapping[str, Any], reading: Reading, paper: Mapping[str, pd.DataFrame], dirs: list[Path]
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(summary, diff) of the runs in `dirs`, every diff row kept."""
+    study = registry.get(reading.study)
+    runs, summary, _ = tables.study_tables(reading.study, dirs, study.grid_keys, study.reported)
+    stable = tables.stable_runs(runs)
+    made: dict[str, pd.DataFrame] = {"runs": stable, "summary": summary, **paper}
+    made.update(study.derive(dict(reading.block), stable, dirs))
+    return summary, study.diff(dict(reading.block), made)
+
+
 def evaluate(
     cfg: Mapping[str, Any], reading: Reading, paper: Mapping[str, pd.DataFrame]
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(summary, diff) of a reading whose runs are made; the diff keeps rows with a counterpart."""
-    name = reading.study
-    study = registry.get(name)
-    block = dict(reading.block)
-    dirs = [s.run_dir for s in specs(cfg, reading)]
-    runs, summary, _ = tables.study_tables(name, dirs, study.grid_keys, study.reported)
-    stable = tables.stable_runs(runs)
-    made: dict[str, pd.DataFrame] = {"runs": stable, "summary": summary, **paper}
-    made.update(study.derive(block, stable, [Path(d) for d in dirs]))
-    diff = study.diff(block, made)
+    dirs = [Path(s.run_dir) for s in specs(cfg, reading)]
+    summary, diff = _diff(cfg, reading, paper, dirs)
     return summary, diff[diff["has_counterpart"].astype(bool)].reset_index(drop=True)
+
+
+def per_seed(
+    cfg: Mapping[str, Any], reading: Reading, paper: Mapping[str, pd.DataFrame]
+) -> np.ndarray | None:
+    """Each of evaluate()'s diff rows as one seed's runs alone give it (rows x seeds, the
+    study's own diff on each seed's runs): what the verdict's bootstrap redraws. None when a
+    seed's diff has other rows than the whole one (a seed missing a cell)."""
+    by_seed: dict[int, list[Path]] = {}
+    for s in specs(cfg, reading):
+        by_seed.setdefault(int(s.record["seed"]), []).append(Path(s.run_dir))
+    _, whole = _diff(cfg, reading, paper, [d for ds in by_seed.values() for d in ds])
+    kept = whole["has_counterpart"].astype(bool).to_numpy()
+    columns = []
+    for seed in sorted(by_seed):
+        _, one = _diff(cfg, reading, paper, by_seed[seed])
+        if len(one) != len(whole):
+            return None
+        columns.append(pd.to_numeric(one["ours_mean"], errors="coerce").to_numpy(dtype=float))
+    return np.column_stack(columns)[kept] if columns else None

@@ -54,7 +54,12 @@ def make_readings(cfg: Mapping[str, Any], space: Space, x: np.ndarray) -> list[r
     ]
 
 
-def outputs(summary: pd.DataFrame, diff: pd.DataFrame, metrics: Sequence[str]) -> dict[str, float]:
+def outputs(
+    summary: pd.DataFrame,
+    diff: pd.DataFrame,
+    metrics: Sequence[str],
+    rules: Mapping[str, kdistance.Rule] | None = None,
+) -> dict[str, float]:
     """Each metric's mean over cells of log(1 + our cell mean), and the distance over all rows.
 
     A metric the study's compare makes (not in the summary, e.g. a unit conversion) is taken
@@ -66,7 +71,7 @@ def outputs(summary: pd.DataFrame, diff: pd.DataFrame, metrics: Sequence[str]) -
         if means.empty:
             means = pd.to_numeric(diff.loc[diff["metric"] == m, "ours_mean"], errors="coerce")
         out[m] = float(np.log1p(means.clip(lower=0)).mean())
-    out[DISTANCE] = kdistance.distance(diff, metrics)
+    out[DISTANCE] = kdistance.distance(diff, metrics, rules)
     return out
 
 
@@ -76,7 +81,8 @@ def analyse(space: Space, x: np.ndarray, y: Mapping[str, Sequence[float]]) -> pd
     for metric, values in y.items():
         arr = np.asarray(values, dtype=float)
         if not np.isfinite(arr).all():
-            arr = np.where(np.isfinite(arr), arr, np.nanmean(arr) if np.isfinite(arr).any() else 0)
+            finite = np.isfinite(arr)
+            arr = np.where(finite, arr, arr[finite].mean() if finite.any() else 0)
         res = morris_analyze.analyze(
             problem, x, arr, num_levels=sens["levels"], seed=sens["seed"], print_to_console=False
         )
@@ -133,7 +139,7 @@ def run(
     y: dict[str, list[float]] = {}
     for reading in readings:
         summary, diff = rruns.evaluate(cfg, reading, paper)
-        for metric, value in outputs(summary, diff, space["metrics"]).items():
+        for metric, value in outputs(summary, diff, space["metrics"], space.rules).items():
             y.setdefault(metric, []).append(value)
     result = analyse(space, x, y)
     table.parent.mkdir(parents=True, exist_ok=True)

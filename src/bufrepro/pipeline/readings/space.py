@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -10,6 +11,7 @@ from typing import Any
 
 from bufrepro import registry
 from bufrepro.kit import configs
+from bufrepro.kit import distance as kdistance
 from bufrepro.kit import space as kspace
 from bufrepro.kit.configs import ConfigError
 from bufrepro.pipeline import configuration
@@ -33,6 +35,37 @@ class Space:
 
     def __getitem__(self, key: str) -> Any:
         return self.raw[key]
+
+    @property
+    def rules(self) -> dict[str, kdistance.Rule]:
+        """Each metric's verdict rule: its threshold (log), factor and one event per run."""
+        verdict = self.raw["verdict"]
+        out = {}
+        for metric in self.raw["metrics"]:
+            own = verdict["metrics"].get(metric, {})
+            pct = float(own.get("max_error_pct", verdict["max_error_pct"]))
+            factor, event = float(own.get("factor", 1.0)), float(own.get("event", 0.0))
+            out[metric] = kdistance.Rule(math.log1p(pct / 100.0), factor, event)
+        return out
+
+    @property
+    def acts_on(self) -> dict[str, dict[str, list[Any]]]:
+        """The varied parameters that act on some cells only, with those cells."""
+        chosen = {p.key for p in self.parameters}
+        spec = self.raw["parameters"]
+        return {k: dict(spec[k]["acts_on"]) for k in spec if k in chosen and spec[k].get("acts_on")}
+
+    @property
+    def held(self) -> list[str]:
+        """The parameters no training row can move, as the split shows without a run: those
+        acting only on cells whose values on the training key are none of the training ones
+        (e.g. a RED setting when DropTail trains). Held at their a-priori value."""
+        ((column, wanted),) = self.raw["train"].items()
+        return [
+            k
+            for k, where in self.acts_on.items()
+            if column in where and not set(map(str, where[column])) & set(map(str, wanted))
+        ]
 
 
 def files(study: str, profile: str) -> list[Path]:
@@ -176,6 +209,18 @@ def _other_problems(cfg: Mapping[str, Any], study: str, raw: Mapping[str, Any]) 
             for m in raw["metrics"]
             if m not in known
         ]
+    out += [
+        f"{pre}.parameters.{k}.acts_on.{c}: not a grid key of {study}; allowed: "
+        f"{list(spec.grid_keys)}"
+        for k, v in raw["parameters"].items()
+        for c in v.get("acts_on", {})
+        if c not in spec.grid_keys
+    ]
+    out += [
+        f"{pre}.verdict.metrics.{m}: not a metric of {study}; allowed: {sorted(known)}"
+        for m in raw["verdict"]["metrics"]
+        if m not in known and m not in raw["metrics"]
+    ]
     out += _screening_cells_problems(raw, pre)
     if out:
         return out

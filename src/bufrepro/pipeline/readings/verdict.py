@@ -11,6 +11,8 @@ from typing import Any
 import pandas as pd
 
 from bufrepro.kit import distance as kdistance
+from bufrepro.kit import fit as kfit
+from bufrepro.kit import verdicts
 from bufrepro.pipeline import evidence, labels
 from bufrepro.pipeline.readings import calibration
 from bufrepro.pipeline.readings.sensitivity import DISTANCE
@@ -70,36 +72,84 @@ def named_keys(state: Mapping[str, Any], order: list[str]) -> str:
     return f"{state['best']}" + (f" ({shown})" if shown else "")
 
 
+def _w(key: str, **values: Any) -> str:
+    """One of the readings verdict's texts (kit/verdicts.yaml, readings), filled."""
+    return " ".join(verdicts.word("readings", key, **values).split())
+
+
+def pct(log_error: float) -> str:
+    """A log error as a percent (100 (e^x - 1)), 'n/a' without one; +inf is a censored zero."""
+    if math.isnan(log_error):
+        return "n/a"
+    if math.isinf(log_error):
+        return _w("censored")
+    return _w("percent", value=kdistance.percent(log_error))
+
+
+def judged(state: Mapping[str, Any], reading: str = "") -> list[kfit.Judged]:
+    """A confirmed reading's per-metric judgements (the best by training by default)."""
+    return [kfit.Judged(**j) for j in state.get("judged", {}).get(reading or state["best"], [])]
+
+
 def error_text(state: Mapping[str, Any]) -> str:
-    """The best confirmed reading's validation median error, in percent ('n/a' without one)."""
-    error = kdistance.percent(float(state["validation_distance"]))
-    return "n/a" if math.isnan(error) else f"{error:.0f} %"
+    """The best confirmed reading's headline figure: its largest per-metric validation median
+    error, in percent ('n/a' without one)."""
+    return pct(kfit.worst(judged(state)))
 
 
 def reproduces(space: Space, state: Mapping[str, Any]) -> bool:
-    """Whether the validation median error lies within the space's threshold."""
-    error = kdistance.percent(float(state["validation_distance"]))
-    return not math.isnan(error) and error <= space["verdict"]["max_error_pct"]
+    """Whether every metric's validation median error lies within its threshold, the whole
+    bootstrap interval of it included."""
+    return kfit.overall(judged(state)) == "reproduces"
+
+
+def metric_lines(study: str, state: Mapping[str, Any]) -> str:
+    """Each metric's error, interval and threshold, in words."""
+    if not judged(state):
+        return _w("no_values")
+    return "; ".join(
+        _w(
+            "metric",
+            label=labels.metric(study, j.metric),
+            error=pct(j.error),
+            low=pct(j.low),
+            high=pct(j.high),
+            threshold=pct(j.threshold),
+            rows=j.rows,
+            s="" if j.rows == 1 else "s",
+        )
+        for j in judged(state)
+    )
 
 
 def line(space: Space, state: Mapping[str, Any], order: list[str]) -> str:
-    """The verdict by its keys (reading id, the keys that set it apart), in one of its forms."""
-    reading = named_keys(state, order)
-    if reproduces(space, state):
-        return f"reproduces under reading {reading} (validation median error {error_text(state)})"
-    mover = order[0] if order else "(none)"
-    return (
-        f"no reading reproduces it; the closest is {reading} ({error_text(state)}); "
-        f"the parameter that moves it most is {mover}"
+    """The verdict by its keys (reading id, the keys that set it apart) and outcome."""
+    parts = ", ".join(
+        f"{j.metric}={pct(j.error)} [{pct(j.low)}, {pct(j.high)}] <= {pct(j.threshold)}: "
+        f"{j.outcome}"
+        for j in judged(state)
     )
+    return f"{kfit.overall(judged(state))} under reading {named_keys(state, order)} ({parts})"
 
 
 def shortfalls(space: Space, cal: Mapping[str, Any], state: Mapping[str, Any]) -> list[str]:
-    """What the verdict rests on too little of: the confirmed runs' seeds, the readings the
-    calibration searched (the space's size), the validation values."""
-    return evidence.shortfalls(
-        len(state["seeds"]), int(cal["readings"]), int(state["validation_values"])
-    )
+    """What the verdict rests on too little of: the confirmed runs' seeds and the readings the
+    calibration searched (the space's size); the validation values are judged by the width of
+    each metric's interval instead of a count."""
+    return evidence.shortfalls(len(state["seeds"]), int(cal["readings"]))
+
+
+def notes(space: Space, state: Mapping[str, Any]) -> str:
+    """What the verdict must own to: the parameters not identifiable from the split, and the
+    parameters that choose by fit what is compared (compare.* keys)."""
+    study, out = space.study, ""
+    if state.get("unidentifiable"):
+        names = ", ".join(labels.parameter(study, k) for k in state["unidentifiable"])
+        out += _w("unidentifiable", parameters=names)
+    chosen = [p.key for p in space.parameters if p.key.startswith("compare.")]
+    if chosen:
+        out += _w("fitted_choice", parameters=", ".join(labels.parameter(study, k) for k in chosen))
+    return out
 
 
 def words(
@@ -109,33 +159,47 @@ def words(
     order: list[str],
     command: str = "",
 ) -> str:
-    """The verdict in words, from the confirmed runs: 'reproduces under R', 'no reading
-    reproduces it; the closest is R', or 'not judged: ...' when the space is too small to judge
-    (the rule of the summary's CI column), with the command that judges it where one does."""
-    study = space.study
-    reading = named(study, state, order)
-    count = int(state["validation_values"])
-    values = f"{count} value" + ("" if count == 1 else "s")
+    """The verdict in words, from the confirmed runs: 'reproduces under R', 'none of the N
+    readings tried reproduces it; ...', or 'not judged: ...' when the space is too small or a
+    metric's interval spans its threshold, with the command that judges it where one does."""
     seeds = len(state["seeds"])
-    confirmed = f"{state['confirmed']} readings confirmed at {seeds} seed" + "s" * (seeds != 1)
-    short = shortfalls(space, cal, state)
-    if short:
-        judge = f"; {command} judges it" if command else ""
-        return (
-            f"{evidence.not_judged(short)}{judge}; best reading: {reading}, validation median "
-            f"error {error_text(state)} over {values} (threshold "
-            f"{space['verdict']['max_error_pct']} %; {confirmed})"
+    values = {
+        "reading": named(space.study, state, order),
+        "metrics": metric_lines(space.study, state),
+        "confirmed": _w(
+            "confirmed", confirmed=state["confirmed"], seeds=seeds, s="" if seeds == 1 else "s"
+        ),
+        "error": error_text(state),
+        "tried": cal["readings"],
+        "best": _w(
+            "best",
+            error=pct(float(cal.get("best_validation_worst", math.nan))),
+            reading=cal.get("best_validation_reading", ""),
+        ),
+    }
+    outcome = kfit.overall(judged(state))
+    if short := shortfalls(space, cal, state):
+        judge = _w("judge", command=command) if command else ""
+        text = _w("short", not_judged=evidence.not_judged(short), judge=judge, **values)
+    elif outcome == "none":
+        text = _w("none", **values)
+    elif outcome == "spans":
+        spanning = ", ".join(
+            labels.metric(space.study, j.metric) for j in judged(state) if j.outcome == "spans"
         )
-    if reproduces(space, state):
-        return (
-            f"reproduces under {reading} (validation median error {error_text(state)} over "
-            f"{values}; {confirmed})"
-        )
-    moved = labels.parameter(study, order[0]) if order else "(none)"
-    return (
-        f"no reading reproduces it; the closest is {reading} ({error_text(state)} over {values}; "
-        f"{confirmed}); the parameter that moves it most is {moved}"
-    )
+        text = _w("spans", spanning=spanning, **values)
+    else:
+        text = _w(outcome, **values)
+    return text + notes(space, state)
+
+
+def in_percent(judged: Mapping[str, Any]) -> dict[str, Any]:
+    """A metric's judgement with its error, bounds and threshold also in percent (3 decimals)."""
+    extra = {
+        f"{k}_pct": round(kdistance.percent(float(judged[k])), 3)
+        for k in ("error", "low", "high", "threshold")
+    }
+    return {**judged, **extra}
 
 
 def write(
@@ -172,10 +236,23 @@ def write(
         "train_distance": conf["train_distance"],
         "validation_distance": conf["validation_distance"],
         "validation_error_pct": round(kdistance.percent(conf["validation_distance"]), 3),
+        "outcome": kfit.overall(judged(conf)),
+        "judged_metrics": [in_percent(j) for j in conf.get("judged", {}).get(conf["best"], [])],
+        "headline": "largest per-metric validation median error (percent)",
+        "headline_pct": round(kdistance.percent(kfit.worst(judged(conf))), 3),
+        "best_validation_reading": cal.get("best_validation_reading", ""),
+        "best_validation_worst_pct": round(
+            kdistance.percent(float(cal.get("best_validation_worst", math.nan))), 3
+        ),
+        "unidentifiable": conf.get("unidentifiable", []),
+        "thresholds_pct": {
+            m: round(kdistance.percent(r.threshold), 3) for m, r in space.rules.items()
+        },
         "a_priori_train_distance": conf["a_priori_train_distance"],
         "a_priori_validation_distance": conf["a_priori_validation_distance"],
         "calibration_best": cal["best"],
         "threshold_pct": space["verdict"]["max_error_pct"],
+        "split": dict(space["train"]),
         "top_parameters": top,
         "in_ci_a_priori": cal["in_ci_a_priori"],
         "in_ci_calibrated": cal["in_ci_calibrated"],
