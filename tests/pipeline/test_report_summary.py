@@ -202,3 +202,13 @@ def test_the_papers_column_counts_only_claims_judged_by_our_rule() -> None:
     assert text.startswith("model: 1 holds / 0 partly / 0 fails")
     assert "judged by our rule (claim test)" in text
     assert "1 judged by another rule (sign of the means) left out" in text
+
+
+def test_cross_simulator_counts_say_how_many_undecided_need_over_20_seeds(tmp_path: Path) -> None:
+    row = {"study": "s", "simulator": "ns3", "metric": "m", "cells": 10, "agree": 5}
+    row |= {"differ": 1, "undecided": 4, "not_judged": 0, "undecided_over_20": 3}
+    pd.DataFrame([row]).to_csv(tmp_path / "cross_sim_counts.csv", index=False)
+    text = "ns3: 5 agree / 1 differ / 4 undecided of 10 (3 undecided would need over 20 seeds)"
+    assert summary.cross_sim_text(tmp_path) == text
+    pd.DataFrame([row | {"undecided_over_20": 0}]).to_csv(tmp_path / "cross_sim_counts.csv")
+    assert summary.cross_sim_text(tmp_path) == "ns3: 5 agree / 1 differ / 4 undecided of 10"

@@ -241,8 +241,9 @@ def claims_text(counts: Mapping[str, int]) -> str:
 
 
 def cross_sim_text(tables: Path) -> str:
-    """'ns3: 49 agree / 1 differ / 142 undecided of 192' from cross_sim_counts.csv (cell-metrics
-    both simulators ran); "" when the study ran on one simulator."""
+    """'ns3: 51 agree / 14 differ / 127 undecided of 192 (66 undecided would need over 20 seeds)'
+    from cross_sim_counts.csv (cell-metrics both simulators ran; the seeds a side at the observed
+    spread, kit.crosssim); "" when the study ran on one simulator."""
     path = tables / "cross_sim_counts.csv"
     if not path.is_file():
         return ""
@@ -252,7 +253,10 @@ def cross_sim_text(tables: Path) -> str:
     parts = []
     for sim, g in counts.groupby("simulator", sort=False):
         words = [f"{int(g[k].sum())} {k}" for k in ("agree", "differ", "undecided")]
-        parts.append(f"{sim}: {' / '.join(words)} of {int(g['cells'].sum())}")
+        text = f"{sim}: {' / '.join(words)} of {int(g['cells'].sum())}"
+        if "undecided_over_20" in g and int(g["undecided_over_20"].sum()):
+            text += f" ({int(g['undecided_over_20'].sum())} undecided would need over 20 seeds)"
+        parts.append(text)
     return "; ".join(parts)
 
 
