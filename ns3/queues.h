@@ -66,6 +66,9 @@ ParseAttributes(const std::string& text)
 
 /**
  * \brief The disc a program's --queue and --queueAttr name; the type must be a QueueDisc.
+ * \param type an ns-3 QueueDisc type name (--queue)
+ * \param attrs its attributes, "Name=Value,..." (--queueAttr)
+ * \return the disc (NS_FATAL_ERROR on a type that is no QueueDisc)
  */
 inline Disc
 DiscOf(const std::string& type, const std::string& attrs)
@@ -104,6 +107,12 @@ SetDiscAttribute(ns3::Ptr<ns3::QueueDisc> q, const std::string& name, const std:
  * \brief Install disc `d` as the root of `dev`, holding `waiting - 1` packets (the device queue of
  * one holds the last one waiting). A disc that takes the link's rate and delay (RED's
  * LinkBandwidth, LinkDelay) gets them from the link; then d's attributes, in order.
+ * \param dev the device the disc feeds
+ * \param d the disc's type and attributes
+ * \param waiting the packets the direction holds waiting
+ * \param mbps the link's rate (Mb/s)
+ * \param ms the link's delay (ms)
+ * \return the installed root disc
  */
 inline ns3::Ptr<ns3::QueueDisc>
 InstallDisc(ns3::Ptr<ns3::NetDevice> dev, const Disc& d, uint32_t waiting, double mbps, double ms)
@@ -154,6 +163,15 @@ struct Bottleneck
  * \brief One point-to-point link a <-> b (rate, delay, a device queue of one packet) with the root
  * discs of both directions, a -> b's `ab`, b -> a's a FIFO, installed before any address
  * (Ipv4AddressHelper::Assign installs the default FqCoDel on a device without one).
+ * \param nodes the scenario's nodes
+ * \param a the link's first node
+ * \param b its second node
+ * \param mbps its rate (Mb/s)
+ * \param ms its delay (ms)
+ * \param ab the disc of direction a -> b
+ * \param waitAB the packets a -> b holds waiting
+ * \param waitBA the packets b -> a holds waiting
+ * \return the devices, a's then b's
  */
 inline ns3::NetDeviceContainer
 InstallLink(ns3::NodeContainer& nodes, int a, int b, double mbps, double ms, const Disc& ab,
@@ -181,6 +199,11 @@ RootDisc(ns3::Ptr<ns3::NetDevice> d)
 /**
  * \brief Whether device d's root disc is of type `want` (else says which it is: Ipv4AddressHelper's
  * Assign installs the default FqCoDel on a device that had none).
+ * \param d the device
+ * \param want the ns-3 type its root disc must be
+ * \param a the link's first node (named in the message)
+ * \param b its second node
+ * \return true when the disc is of type `want`
  */
 inline bool
 RootDiscIs(ns3::Ptr<ns3::NetDevice> d, const std::string& want, int a, int b)

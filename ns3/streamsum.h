@@ -130,6 +130,8 @@ LineValue(const char* line, int n)
 /**
  * \brief Write one line (text without its newline) to the stream and sum it: every line before the
  * end line goes through here, the header and the "#@ " line included.
+ * \param out the stream
+ * \param text the line, without its newline
  */
 inline void
 Put(FILE* out, const char* text)

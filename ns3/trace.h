@@ -159,6 +159,12 @@ TypeIndex(const std::string& type)
 
 /**
  * \brief One line of the wired trace: event ev of packet uid on link a -> b, now.
+ * \param out the stream
+ * \param ev the event: '+', '-', 'r' or 'd'
+ * \param a the link's first node
+ * \param b its second node
+ * \param uid the transmission's trace id
+ * \param p the packet's trace fields
  */
 inline void
 WiredLine(FILE* out, char ev, int a, int b, uint64_t uid, const Pkt& p)
@@ -183,6 +189,8 @@ WiredLine(FILE* out, char ev, int a, int b, uint64_t uid, const Pkt& p)
 
 /**
  * \brief The stream file, fully buffered (nullptr, having said why, when it cannot be opened).
+ * \param path the stream file
+ * \return the open file, or nullptr
  */
 inline FILE*
 OpenStream(const std::string& path)
@@ -200,6 +208,7 @@ OpenStream(const std::string& path)
 /**
  * \brief The program's last words: "BUFREPRO_DONE <t>" on stdout (the backend's finish time), then
  * the simulation stops.
+ * \param t the simulated time at the end (s)
  */
 inline void
 Done(double t)
@@ -257,6 +266,7 @@ struct RunHeader
 
 /**
  * \brief The run's seed: ns-3's RNG seed 1, run `seed` (every program's --seed).
+ * \param seed the run's seed (--seed)
  */
 inline void
 SeedRuns(uint32_t seed)
@@ -267,6 +277,10 @@ SeedRuns(uint32_t seed)
 
 /**
  * \brief Run the scheduled simulation to its end, then close the stream.
+ * \param duration the simulated time (s)
+ * \param finish the program's end, scheduled at `duration`
+ * \param out the stream (nullptr: none)
+ * \return 0, the program's exit status
  */
 inline int
 RunAndClose(double duration, void (*finish)(double), FILE* out)

@@ -30,6 +30,15 @@ struct BulkFlow
  * \brief Bulk TCP flows: flow i from node sources[i] to node `sink` (address `to`, port port0 + i),
  * sending segments of `segment` bytes without end, started uniformly in
  * [startS, startS + jitter).
+ * \param nodes the scenario's nodes
+ * \param sources each flow's source node, in flow order
+ * \param sink the sink node
+ * \param to the sink's address
+ * \param port0 flow 0's port at the sink
+ * \param segment the segment size (bytes)
+ * \param startS the first start (s)
+ * \param jitter the starts' spread (s)
+ * \return each flow's sender and start
  */
 inline std::vector<BulkFlow>
 AddBulkFlows(ns3::NodeContainer& nodes, const std::vector<int>& sources, int sink,
@@ -60,6 +69,15 @@ AddBulkFlows(ns3::NodeContainer& nodes, const std::vector<int>& sources, int sin
 /**
  * \brief A CBR flow over UDP from node `source` to node `sink` (address `to`, port `port`): packets
  * of `bytes` as IP packets every `interval` s from `start` on, enough for `duration` s.
+ * \param nodes the scenario's nodes
+ * \param source the source node
+ * \param sink the sink node
+ * \param to the sink's address
+ * \param port the sink's port
+ * \param bytes the packet size as an IP packet (bytes)
+ * \param interval the interval (s)
+ * \param start the start (s)
+ * \param duration the simulated time (s)
  */
 inline void
 AddCbr(ns3::NodeContainer& nodes, int source, int sink, ns3::Ipv4Address to, uint16_t port,
@@ -78,6 +96,8 @@ AddCbr(ns3::NodeContainer& nodes, int source, int sink, ns3::Ipv4Address to, uin
 /**
  * \brief Random loss: an error model dropping each packet with probability `rate` (in packets, as
  * ns-2's lossmodel), to be set as devices' ReceiveErrorModel.
+ * \param rate the probability a packet is dropped
+ * \return the error model
  */
 inline ns3::Ptr<ns3::RateErrorModel>
 PacketLoss(double rate)

@@ -214,6 +214,10 @@ OnDropAfter(int a, int b, ns3::Ptr<const ns3::QueueDiscItem> item, const char*)
 /**
  * \brief An event of a packet seen by a device: '-' (PhyTxBegin), 'r' (PhyRxEnd), or 'd'
  * (PhyRxDrop, lost to the error model at the link's receiver, after it crossed the link).
+ * \param ev the event: '-' (PhyTxBegin), 'r' (PhyRxEnd) or 'd' (PhyRxDrop)
+ * \param a the link's first node
+ * \param b its second node
+ * \param p the packet
  */
 inline void
 OnPhy(char ev, int a, int b, ns3::Ptr<const ns3::Packet> p)
@@ -242,6 +246,11 @@ OnHeadLoss(int a, int b, int la, int lb, ns3::Ptr<const ns3::Packet> p)
 /**
  * \brief Trace link direction a -> b: the root disc of its device tx, its devices' transmissions
  * and arrivals (rx's drops are the program's to connect).
+ * \param a the direction's first node
+ * \param b its second node
+ * \param q the root disc of a's device
+ * \param tx a's device
+ * \param rx b's device
  */
 inline void
 TraceLink(int a, int b, ns3::Ptr<ns3::QueueDisc> q, ns3::Ptr<ns3::NetDevice> tx,
