@@ -28,10 +28,12 @@ wildcard_constraints:
 
 
 include: "rules/config.smk"
+include: "rules/wildcards.smk"
 include: "rules/simulate.smk"
 include: "rules/simulators.smk"
 include: "rules/analyse.smk"
 include: "rules/queues.smk"
+include: "rules/readings_common.smk"
 include: "rules/readings.smk"
 include: "rules/report.smk"
 include: "rules/experiments_common.smk"

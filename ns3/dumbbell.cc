@@ -20,6 +20,7 @@
 // --queueAttr: ns3/queues.h), TCP's congestion control and recovery ns-3 types (--tcp,
 // --recovery: ns3/tcp.h); the backend's table says which config queue is which
 // (src/bufrepro/backends/ns3.py).
+#include "program.h"
 #include "queues.h"
 #include "tally.h"
 #include "tcp.h"
@@ -55,21 +56,17 @@ const uint16_t CBR_PORT = 9000;
 const int CBR_FID = 9;
 const int ROUTER_A = 4, ROUTER_B = 5, TCP_SINK = 6, CBR_SINK = 7;
 
-// Every parameter (the command line's; bufrepro.studies.dumbbell.ns3 passes them).
-struct Params
+// Every parameter (the command line's; bufrepro.studies.dumbbell.ns3 passes them): the shared
+// opening (ns3/program.h), then the dumbbell's own.
+struct Params : WiredParams
 {
-    RunHeader header;
-    Bottleneck bottleneck;
     double plr = 0.01;
     double bottleneckMbps = 0.5, bottleneckDelayMs = 10;
     double accessMbps = 1000, accessDelayMs = 2;
     uint32_t accessWaiting = 999, reverseWaiting = 999;
     uint32_t sources = 3;
-    TcpSetup tcp;
-    double startS = 0, startJitter = 1;
-    uint32_t cbrBytes = 1000;
-    double cbrInterval = 0.4, cbrStart = 0.1;
-    double duration = 100;
+    double startS = 0;
+    double cbrStart = 0.1;
     std::string errorAt = "head";
     // What the stream holds (bufrepro's trace_level): full, the ns-2 wired trace of every event
     // (wired.awk reads it), or tally, the metrics counted here (tally.awk reads them).
@@ -262,24 +259,18 @@ AddErrorModel(const Params& p, const Net& net)
 void
 WriteHeader(const Params& p)
 {
-    char head[2048];
-    Put(g_out, p.header.Line().c_str());
-    const TcpSetup& t = p.tcp;
-    std::snprintf(head, sizeof(head),
-                  "#@ %s ns3=%s seed=%u queue=%s queueAttr=%s waiting=%u plr=%g "
-                  "bottleneckMbps=%g bottleneckDelayMs=%g accessMbps=%g accessDelayMs=%g "
-                  "accessWaiting=%u reverseWaiting=%u sources=%u tcp=%s recovery=%s sack=%d "
-                  "timestamps=%d mss=%u iw=%u delAck=%u rwndPkts=%u initialRto=%g minRto=%g "
-                  "tick=%g startS=%g startJitter=%g cbrBytes=%u cbrInterval=%g cbrStart=%g "
-                  "duration=%g errorAt=%s traceLevel=%s",
-                  PROGRAM_VERSION, NS3_LIB_VERSION, p.header.seed, p.bottleneck.queue.c_str(),
-                  p.bottleneck.queueAttr.c_str(), p.bottleneck.waiting, p.plr, p.bottleneckMbps, p.bottleneckDelayMs,
-                  p.accessMbps, p.accessDelayMs, p.accessWaiting, p.reverseWaiting, p.sources,
-                  t.tcp.c_str(), t.recovery.c_str(), (int)t.sack, (int)t.timestamps, t.segment,
-                  t.iw, t.delAck, t.bufferPkts, t.initialRto, t.minRto, t.tick, p.startS,
-                  p.startJitter, p.cbrBytes, p.cbrInterval, p.cbrStart, p.duration,
-                  p.errorAt.c_str(), p.traceLevel.c_str());
-    Put(g_out, head);
+    HeaderLine line = p.Opening(PROGRAM_VERSION);
+    line.Add("plr", p.plr).Add("bottleneckMbps", p.bottleneckMbps);
+    line.Add("bottleneckDelayMs", p.bottleneckDelayMs).Add("accessMbps", p.accessMbps);
+    line.Add("accessDelayMs", p.accessDelayMs).Add("accessWaiting", p.accessWaiting);
+    line.Add("reverseWaiting", p.reverseWaiting).Add("sources", p.sources);
+    AddTcpKinds(line, p.tcp);
+    AddTcpSizes(line, p.tcp, "rwndPkts");
+    line.Add("startS", p.startS).Add("startJitter", p.startJitter);
+    line.Add("cbrBytes", p.cbrBytes).Add("cbrInterval", p.cbrInterval);
+    line.Add("cbrStart", p.cbrStart).Add("duration", p.duration);
+    line.Add("errorAt", p.errorAt).Add("traceLevel", p.traceLevel);
+    p.WriteHeaderLines(g_out, line);
 }
 
 // Every link direction a -> b traced: its root disc, a's device, b's device; a packet lost at
@@ -323,6 +314,8 @@ main(int argc, char* argv[])
     g_wired.cbrFid = CBR_FID;
     p.tcp.segment = 1460;
     p.tcp.bufferPkts = 1000;
+    p.cbrInterval = 0.4;
+    p.duration = 100;
     CommandLine cmd(__FILE__);
     AddScenarioValues(cmd, p);
     AddStreamValues(cmd, p);

@@ -30,6 +30,7 @@
 // (each negative: --accessMs). --ecn makes every TCP socket ECN-capable (the queue marks only
 // when its --queueAttr says UseEcn=true); --pacing paces every TCP socket (TcpBbr turns it on
 // by itself when it is off).
+#include "program.h"
 #include "queues.h"
 #include "tcp.h"
 #include "trace.h"
@@ -61,22 +62,16 @@ const uint16_t TCP_PORT0 = 5000;
 const uint16_t CBR_PORT = 9000;
 const int R1 = 0, R2 = 1, DST = 2, SRC0 = 3;
 
-// Every parameter (the command line's; bufrepro.experiments.link.ns3 passes them).
-struct Params
+// Every parameter (the command line's; bufrepro.experiments.link.ns3 passes them): the shared
+// opening (ns3/program.h), then the link's own.
+struct Params : WiredParams
 {
-    RunHeader header;
-    Bottleneck bottleneck;
     double loss = 0;
     double rateMbps = 10, bottleneckMs = 16, accessMbps = 100, accessMs = 2;
     double flowAccessLoMs = -1, flowAccessStepMs = 0, otherAccessMs = -1;
     bool ecn = false, pacing = false;
     uint32_t otherWaiting = 100000;
     uint32_t flows = 1;
-    TcpSetup tcp;
-    double startJitter = 1;
-    uint32_t cbrBytes = 1000;
-    double cbrInterval = 0;
-    double duration = 25;
 };
 
 // One link a <-> b: its two devices (a's, b's).
@@ -235,24 +230,18 @@ AddErrorModel(const Params& p, const Net& net)
 void
 WriteHeader(const Params& p)
 {
-    Put(g_out, p.header.Line().c_str());
-    char head[2048];
-    const TcpSetup& t = p.tcp;
-    std::snprintf(head, sizeof(head),
-                  "#@ %s ns3=%s seed=%u queue=%s queueAttr=%s waiting=%u loss=%g rateMbps=%g "
-                  "bottleneckMs=%g accessMbps=%g accessMs=%g flowAccessLoMs=%g "
-                  "flowAccessStepMs=%g otherAccessMs=%g otherWaiting=%u flows=%u "
-                  "tcp=%s recovery=%s sack=%d timestamps=%d ecn=%d pacing=%d mss=%u iw=%u "
-                  "delAck=%u windowPkts=%u initialRto=%g minRto=%g tick=%g startJitter=%g "
-                  "cbrBytes=%u cbrInterval=%g duration=%g",
-                  PROGRAM_VERSION, NS3_LIB_VERSION, p.header.seed, p.bottleneck.queue.c_str(),
-                  p.bottleneck.queueAttr.c_str(), p.bottleneck.waiting, p.loss, p.rateMbps, p.bottleneckMs,
-                  p.accessMbps, p.accessMs, p.flowAccessLoMs, p.flowAccessStepMs, p.otherAccessMs,
-                  p.otherWaiting, p.flows, t.tcp.c_str(), t.recovery.c_str(), (int)t.sack,
-                  (int)t.timestamps, (int)p.ecn, (int)p.pacing, t.segment, t.iw, t.delAck,
-                  t.bufferPkts, t.initialRto, t.minRto, t.tick, p.startJitter, p.cbrBytes,
-                  p.cbrInterval, p.duration);
-    Put(g_out, head);
+    HeaderLine line = p.Opening(PROGRAM_VERSION);
+    line.Add("loss", p.loss).Add("rateMbps", p.rateMbps).Add("bottleneckMs", p.bottleneckMs);
+    line.Add("accessMbps", p.accessMbps).Add("accessMs", p.accessMs);
+    line.Add("flowAccessLoMs", p.flowAccessLoMs).Add("flowAccessStepMs", p.flowAccessStepMs);
+    line.Add("otherAccessMs", p.otherAccessMs).Add("otherWaiting", p.otherWaiting);
+    line.Add("flows", p.flows);
+    AddTcpKinds(line, p.tcp);
+    line.Flag("ecn", p.ecn).Flag("pacing", p.pacing);
+    AddTcpSizes(line, p.tcp, "windowPkts");
+    line.Add("startJitter", p.startJitter).Add("cbrBytes", p.cbrBytes);
+    line.Add("cbrInterval", p.cbrInterval).Add("duration", p.duration);
+    p.WriteHeaderLines(g_out, line);
 }
 
 // Packets are learnt at their source's access disc (so that a head loss is known), traced
@@ -313,6 +302,7 @@ main(int argc, char* argv[])
     p.tcp.iw = 10;
     p.tcp.bufferPkts = 10000;
     p.tcp.initialRto = 3.0;
+    p.duration = 25;
     CommandLine cmd(__FILE__);
     AddValues(cmd, p);
     cmd.Parse(argc, argv);

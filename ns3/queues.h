@@ -1,8 +1,12 @@
-// bufrepro ns-3 programs: the queue installer. A link direction's root queue disc is named by
-// its ns-3 type (--queue=ns3::CoDelQueueDisc) and configured by attributes given as text
-// (--queueAttr=Target=5ms,Interval=100ms: comma-separated Name=Value pairs, set in that order);
-// the programs know no queue by name. The table of which config queue is which type, with
-// which attributes, is the backend's (src/bufrepro/backends/ns3.py, QUEUES).
+/**
+ * \file
+ * \ingroup bufrepro
+ * bufrepro ns-3 programs: the queue installer. A link direction's root queue disc is named by
+ * its ns-3 type (--queue=ns3::CoDelQueueDisc) and configured by attributes given as text
+ * (--queueAttr=Target=5ms,Interval=100ms: comma-separated Name=Value pairs, set in that order);
+ * the programs know no queue by name. The table of which config queue is which type, with
+ * which attributes, is the backend's (src/bufrepro/backends/ns3.py, QUEUES).
+ */
 #ifndef BUFREPRO_NS3_QUEUES_H
 #define BUFREPRO_NS3_QUEUES_H
 
@@ -18,18 +22,24 @@
 namespace bufrepro
 {
 
-// Every other queue of a scenario (access links, the reverse direction): a FIFO.
+/**
+ * \brief Every other queue of a scenario (access links, the reverse direction): a FIFO.
+ */
 inline const char* FIFO_DISC = "ns3::FifoQueueDisc";
 
-// A root queue disc: its ns-3 type and its attributes (name, value as text).
+/**
+ * \brief A root queue disc: its ns-3 type and its attributes (name, value as text).
+ */
 struct Disc
 {
     std::string type = FIFO_DISC;
     std::vector<std::pair<std::string, std::string>> attrs;
 };
 
-// "A=1,B=x" as (name, value) pairs, in order; an empty text is none. A pair without "=" is
-// refused (NS_FATAL_ERROR names it).
+/**
+ * \brief "A=1,B=x" as (name, value) pairs, in order; an empty text is none. A pair without "=" is
+ * refused (NS_FATAL_ERROR names it).
+ */
 inline std::vector<std::pair<std::string, std::string>>
 ParseAttributes(const std::string& text)
 {
@@ -54,7 +64,12 @@ ParseAttributes(const std::string& text)
     return out;
 }
 
-// The disc a program's --queue and --queueAttr name; the type must be a QueueDisc.
+/**
+ * \brief The disc a program's --queue and --queueAttr name; the type must be a QueueDisc.
+ * \param type an ns-3 QueueDisc type name (--queue)
+ * \param attrs its attributes, "Name=Value,..." (--queueAttr)
+ * \return the disc (NS_FATAL_ERROR on a type that is no QueueDisc)
+ */
 inline Disc
 DiscOf(const std::string& type, const std::string& attrs)
 {
@@ -67,8 +82,10 @@ DiscOf(const std::string& type, const std::string& attrs)
     return Disc{type, ParseAttributes(attrs)};
 }
 
-// Set one attribute given as text on a disc not yet initialised. FQ-CoDel's quantum is no
-// attribute in ns-3.37: "Quantum" on an FqCoDelQueueDisc calls its SetQuantum.
+/**
+ * \brief Set one attribute given as text on a disc not yet initialised. FQ-CoDel's quantum is no
+ * attribute in ns-3.37: "Quantum" on an FqCoDelQueueDisc calls its SetQuantum.
+ */
 inline void
 SetDiscAttribute(ns3::Ptr<ns3::QueueDisc> q, const std::string& name, const std::string& value)
 {
@@ -86,9 +103,17 @@ SetDiscAttribute(ns3::Ptr<ns3::QueueDisc> q, const std::string& name, const std:
     q->SetAttribute(name, ns3::StringValue(value));
 }
 
-// Install disc `d` as the root of `dev`, holding `waiting - 1` packets (the device queue of
-// one holds the last one waiting). A disc that takes the link's rate and delay (RED's
-// LinkBandwidth, LinkDelay) gets them from the link; then d's attributes, in order.
+/**
+ * \brief Install disc `d` as the root of `dev`, holding `waiting - 1` packets (the device queue of
+ * one holds the last one waiting). A disc that takes the link's rate and delay (RED's
+ * LinkBandwidth, LinkDelay) gets them from the link; then d's attributes, in order.
+ * \param dev the device the disc feeds
+ * \param d the disc's type and attributes
+ * \param waiting the packets the direction holds waiting
+ * \param mbps the link's rate (Mb/s)
+ * \param ms the link's delay (ms)
+ * \return the installed root disc
+ */
 inline ns3::Ptr<ns3::QueueDisc>
 InstallDisc(ns3::Ptr<ns3::NetDevice> dev, const Disc& d, uint32_t waiting, double mbps, double ms)
 {
@@ -110,8 +135,10 @@ InstallDisc(ns3::Ptr<ns3::NetDevice> dev, const Disc& d, uint32_t waiting, doubl
     return q;
 }
 
-// The swept bottleneck queue as every program takes it: its type, attributes and the packets it
-// holds waiting besides the one sent.
+/**
+ * \brief The swept bottleneck queue as every program takes it: its type, attributes and the packets
+ * it holds waiting besides the one sent.
+ */
 struct Bottleneck
 {
     std::string queue = FIFO_DISC;
@@ -132,9 +159,20 @@ struct Bottleneck
     }
 };
 
-// One point-to-point link a <-> b (rate, delay, a device queue of one packet) with the root
-// discs of both directions, a -> b's `ab`, b -> a's a FIFO, installed before any address
-// (Ipv4AddressHelper::Assign installs the default FqCoDel on a device without one).
+/**
+ * \brief One point-to-point link a <-> b (rate, delay, a device queue of one packet) with the root
+ * discs of both directions, a -> b's `ab`, b -> a's a FIFO, installed before any address
+ * (Ipv4AddressHelper::Assign installs the default FqCoDel on a device without one).
+ * \param nodes the scenario's nodes
+ * \param a the link's first node
+ * \param b its second node
+ * \param mbps its rate (Mb/s)
+ * \param ms its delay (ms)
+ * \param ab the disc of direction a -> b
+ * \param waitAB the packets a -> b holds waiting
+ * \param waitBA the packets b -> a holds waiting
+ * \return the devices, a's then b's
+ */
 inline ns3::NetDeviceContainer
 InstallLink(ns3::NodeContainer& nodes, int a, int b, double mbps, double ms, const Disc& ab,
             uint32_t waitAB, uint32_t waitBA)
@@ -149,15 +187,24 @@ InstallLink(ns3::NodeContainer& nodes, int a, int b, double mbps, double ms, con
     return dev;
 }
 
-// The root queue disc installed on a device (nullptr: none).
+/**
+ * \brief The root queue disc installed on a device (nullptr: none).
+ */
 inline ns3::Ptr<ns3::QueueDisc>
 RootDisc(ns3::Ptr<ns3::NetDevice> d)
 {
     return d->GetNode()->GetObject<ns3::TrafficControlLayer>()->GetRootQueueDiscOnDevice(d);
 }
 
-// Whether device d's root disc is of type `want` (else says which it is: Ipv4AddressHelper's
-// Assign installs the default FqCoDel on a device that had none).
+/**
+ * \brief Whether device d's root disc is of type `want` (else says which it is: Ipv4AddressHelper's
+ * Assign installs the default FqCoDel on a device that had none).
+ * \param d the device
+ * \param want the ns-3 type its root disc must be
+ * \param a the link's first node (named in the message)
+ * \param b its second node
+ * \return true when the disc is of type `want`
+ */
 inline bool
 RootDiscIs(ns3::Ptr<ns3::NetDevice> d, const std::string& want, int a, int b)
 {

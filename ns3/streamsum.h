@@ -1,5 +1,9 @@
-// bufrepro ns-3 programs: the stream's checksum and end line, shared by every program in ns3/
-// (ns3/build.sh digests ns3/*.h with the sources, so a change here rebuilds them all).
+/**
+ * \file
+ * \ingroup bufrepro
+ * bufrepro ns-3 programs: the stream's checksum and end line, shared by every program in ns3/
+ * (ns3/build.sh digests ns3/*.h with the sources, so a change here rebuilds them all).
+ */
 #ifndef BUFREPRO_NS3_STREAMSUM_H
 #define BUFREPRO_NS3_STREAMSUM_H
 
@@ -7,15 +11,20 @@
 #include <cstdio>
 #include <cstring>
 
-// The stream's checksum (docs/trusting-a-run.md, "Stream format"; the same arithmetic as
-// ns-2's StreamSum, ns2/patches/0008-stream-sum.patch): P = 2^40 - 87; a line's fields are its
-// runs of characters other than space and tab; c(f) keeps every bit of num(f) when it is not
-// 0, else hashes f's bytes; v(L) = (length(L) + sum i * c(f_i)) mod P; S = (S*31 + v + P) mod P.
+/**
+ * \brief The stream's checksum (docs/trusting-a-run.md, "Stream format"; the same arithmetic as
+ * ns-2's StreamSum, ns2/patches/0008-stream-sum.patch): P = 2^40 - 87; a line's fields are its
+ * runs of characters other than space and tab; c(f) keeps every bit of num(f) when it is not
+ * 0, else hashes f's bytes; v(L) = (length(L) + sum i * c(f_i)) mod P; S = (S*31 + v + P) mod P.
+ */
 inline const long long SUM_P = 1099511627689LL; // 2^40 - 87, prime
 inline long long g_sumLines = 0;
 inline long long g_sum = 0;
 
-// The length of f's numeric prefix [-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)? (0: none).
+/**
+ * \brief The length of f's numeric prefix [-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)? (0:
+ * none).
+ */
 inline int
 NumericPrefix(const char* f, int n)
 {
@@ -62,8 +71,10 @@ NumericPrefix(const char* f, int n)
     return i;
 }
 
-// c(f): a nonzero number's every bit (x * 2^30's integer part and the fraction's 52 bits, each
-// mod P), else the byte hash W(f).
+/**
+ * \brief c(f): a nonzero number's every bit (x * 2^30's integer part and the fraction's 52 bits,
+ * each mod P), else the byte hash W(f).
+ */
 inline long long
 FieldValue(const char* f, int n)
 {
@@ -87,7 +98,9 @@ FieldValue(const char* f, int n)
     return w;
 }
 
-// v(L) for a line without its newline.
+/**
+ * \brief v(L) for a line without its newline.
+ */
 inline long long
 LineValue(const char* line, int n)
 {
@@ -114,8 +127,12 @@ LineValue(const char* line, int n)
     return s % SUM_P;
 }
 
-// Write one line (text without its newline) to the stream and sum it: every line before the
-// end line goes through here, the header and the "#@ " line included.
+/**
+ * \brief Write one line (text without its newline) to the stream and sum it: every line before the
+ * end line goes through here, the header and the "#@ " line included.
+ * \param out the stream
+ * \param text the line, without its newline
+ */
 inline void
 Put(FILE* out, const char* text)
 {
@@ -126,8 +143,10 @@ Put(FILE* out, const char* text)
     g_sum = (g_sum * 31 + LineValue(text, n) + SUM_P) % SUM_P;
 }
 
-// The stream's end line "# end LINES SUM": the only place that writes it (its format is the
-// parsers' to check).
+/**
+ * \brief The stream's end line "# end LINES SUM": the only place that writes it (its format is the
+ * parsers' to check).
+ */
 inline void
 EndLine(FILE* out)
 {

@@ -1,6 +1,10 @@
-// bufrepro ns-3 programs: the TCP setup. The congestion control and the loss recovery are named
-// by their ns-3 types (--tcp=ns3::TcpHighSpeed, --recovery=ns3::TcpClassicRecovery); the rest
-// are the sockets' attributes, set as defaults before any socket exists.
+/**
+ * \file
+ * \ingroup bufrepro
+ * bufrepro ns-3 programs: the TCP setup. The congestion control and the loss recovery are named
+ * by their ns-3 types (--tcp=ns3::TcpHighSpeed, --recovery=ns3::TcpClassicRecovery); the rest
+ * are the sockets' attributes, set as defaults before any socket exists.
+ */
 #ifndef BUFREPRO_NS3_TCP_H
 #define BUFREPRO_NS3_TCP_H
 
@@ -24,8 +28,10 @@ struct TcpSetup
     uint32_t bufferPkts = 1000; // socket buffers, in segments
     double initialRto = 1.0, minRto = 0.2, tick = 0.001; // s
 
-    // The command-line values every program shares (the segment and the buffers are each
-    // program's own: they are named after its scenario).
+    /**
+     * \brief The command-line values every program shares (the segment and the buffers are each
+     * program's own: they are named after its scenario).
+     */
     void AddValues(ns3::CommandLine& cmd)
     {
         cmd.AddValue("tcp", "congestion control: an ns-3 TcpCongestionOps type", tcp);
@@ -39,7 +45,9 @@ struct TcpSetup
         cmd.AddValue("tick", "TCP clock granularity (s)", tick);
     }
 
-    // Every TCP socket's defaults (before the sockets are made).
+    /**
+     * \brief Every TCP socket's defaults (before the sockets are made).
+     */
     void Apply() const
     {
         using namespace ns3;

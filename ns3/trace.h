@@ -1,6 +1,10 @@
-// bufrepro ns-3 programs: the stream's shared parts - the library's version, the per-transmission
-// trace id, the wired trace's packet and line, opening the stream and the program's last words.
-// (ns3/build.sh digests ns3/*.h with the sources, so a change here rebuilds every program.)
+/**
+ * \file
+ * \ingroup bufrepro
+ * bufrepro ns-3 programs: the stream's shared parts - the library's version, the per-transmission
+ * trace id, the wired trace's packet and line, opening the stream and the program's last words.
+ * (ns3/build.sh digests ns3/*.h with the sources, so a change here rebuilds every program.)
+ */
 #ifndef BUFREPRO_NS3_TRACE_H
 #define BUFREPRO_NS3_TRACE_H
 
@@ -16,7 +20,9 @@
 
 #define BUFREPRO_STR2(x) #x
 #define BUFREPRO_STR(x) BUFREPRO_STR2(x)
-// ns-3's version as the stream's "#@ " line and M line give it ("3.37.0").
+/**
+ * \brief ns-3's version as the stream's "#@ " line and M line give it ("3.37.0").
+ */
 #define NS3_LIB_VERSION                                                                        \
     BUFREPRO_STR(NS3_VERSION_MAJOR)                                                            \
     "." BUFREPRO_STR(NS3_VERSION_MINOR) "." BUFREPRO_STR(NS3_VERSION_PATCH)
@@ -24,12 +30,16 @@
 namespace bufrepro
 {
 
-// PPP's header: the link serialises the IP packet plus these bytes (the trace's sizes).
+/**
+ * \brief PPP's header: the link serialises the IP packet plus these bytes (the trace's sizes).
+ */
 inline const uint32_t PPP_BYTES = 2;
 
-// A transmission's trace id: ns-3 keeps a packet's uid across TCP's retransmissions, where
-// ns-2 gives each transmission its own; this tag, set at the packet's first event, is the
-// trace's uid ($12), one per transmission.
+/**
+ * \brief A transmission's trace id: ns-3 keeps a packet's uid across TCP's retransmissions, where
+ * ns-2 gives each transmission its own; this tag, set at the packet's first event, is the
+ * trace's uid ($12), one per transmission.
+ */
 class TraceIdTag : public ns3::Tag
 {
   public:
@@ -69,12 +79,16 @@ class TraceIdTag : public ns3::Tag
     }
 };
 
-// Trace ids are 0, 1, 2, ... in the order of the packets' first events, every one traced (as
-// ns-2 numbers the packets it sends; wired.awk checks that none is missing).
+/**
+ * \brief Trace ids are 0, 1, 2, ... in the order of the packets' first events, every one traced (as
+ * ns-2 numbers the packets it sends; wired.awk checks that none is missing).
+ */
 inline uint64_t g_nextId = 0;
 inline const uint64_t NO_ID = ~uint64_t(0);
 
-// The trace id of a packet (NO_ID: never tagged).
+/**
+ * \brief The trace id of a packet (NO_ID: never tagged).
+ */
 inline uint64_t
 IdOf(ns3::Ptr<const ns3::Packet> p)
 {
@@ -82,7 +96,9 @@ IdOf(ns3::Ptr<const ns3::Packet> p)
     return p->PeekPacketTag(tag) ? tag.id : NO_ID;
 }
 
-// Tag a packet with the next trace id (dropping a stale one first); returns the id.
+/**
+ * \brief Tag a packet with the next trace id (dropping a stale one first); returns the id.
+ */
 inline uint64_t
 TagNext(ns3::Ptr<ns3::Packet> p)
 {
@@ -96,7 +112,10 @@ TagNext(ns3::Ptr<ns3::Packet> p)
     return tag.id;
 }
 
-// A packet's fields in the ns-2 wired trace ("old" format, 12 fields), read at its first event.
+/**
+ * \brief A packet's fields in the ns-2 wired trace ("old" format, 12 fields), read at its first
+ * event.
+ */
 struct Pkt
 {
     std::string type;
@@ -110,7 +129,9 @@ struct Pkt
     uint32_t size;
 };
 
-// The packet types' names, in the order packets first meet them (a Pkt's ty indexes it).
+/**
+ * \brief The packet types' names, in the order packets first meet them (a Pkt's ty indexes it).
+ */
 inline std::vector<std::string>&
 TypeNames()
 {
@@ -118,7 +139,9 @@ TypeNames()
     return names;
 }
 
-// The index of a packet type's name in TypeNames() (added when first met).
+/**
+ * \brief The index of a packet type's name in TypeNames() (added when first met).
+ */
 inline int
 TypeIndex(const std::string& type)
 {
@@ -134,7 +157,15 @@ TypeIndex(const std::string& type)
     return (int)names.size() - 1;
 }
 
-// One line of the wired trace: event ev of packet uid on link a -> b, now.
+/**
+ * \brief One line of the wired trace: event ev of packet uid on link a -> b, now.
+ * \param out the stream
+ * \param ev the event: '+', '-', 'r' or 'd'
+ * \param a the link's first node
+ * \param b its second node
+ * \param uid the transmission's trace id
+ * \param p the packet's trace fields
+ */
 inline void
 WiredLine(FILE* out, char ev, int a, int b, uint64_t uid, const Pkt& p)
 {
@@ -156,7 +187,11 @@ WiredLine(FILE* out, char ev, int a, int b, uint64_t uid, const Pkt& p)
     Put(out, buf);
 }
 
-// The stream file, fully buffered (nullptr, having said why, when it cannot be opened).
+/**
+ * \brief The stream file, fully buffered (nullptr, having said why, when it cannot be opened).
+ * \param path the stream file
+ * \return the open file, or nullptr
+ */
 inline FILE*
 OpenStream(const std::string& path)
 {
@@ -170,8 +205,11 @@ OpenStream(const std::string& path)
     return out;
 }
 
-// The program's last words: "BUFREPRO_DONE <t>" on stdout (the backend's finish time), then
-// the simulation stops.
+/**
+ * \brief The program's last words: "BUFREPRO_DONE <t>" on stdout (the backend's finish time), then
+ * the simulation stops.
+ * \param t the simulated time at the end (s)
+ */
 inline void
 Done(double t)
 {
@@ -180,9 +218,11 @@ Done(double t)
     ns3::Simulator::Stop();
 }
 
-// The run as every program takes it: its seed, its stream file (none: no stream, the
-// benchmark's floor), and the stream's first line, the run's fingerprint header
-// "# bufrepro OWNER run=RUN seed=SEED end=END" (backends/fingerprint.py).
+/**
+ * \brief The run as every program takes it: its seed, its stream file (none: no stream, the
+ * benchmark's floor), and the stream's first line, the run's fingerprint header
+ * "# bufrepro OWNER run=RUN seed=SEED end=END" (backends/fingerprint.py).
+ */
 struct RunHeader
 {
     uint32_t seed = 1;
@@ -190,7 +230,9 @@ struct RunHeader
     std::string owner, run = "none", end;
     std::string ownerPrefix; // the owner's folder in the header ("experiments/")
 
-    // --seed, --trace, the owner's flag (--study, --experiment), --run and --end.
+    /**
+     * \brief --seed, --trace, the owner's flag (--study, --experiment), --run and --end.
+     */
     void AddValues(ns3::CommandLine& cmd, const std::string& ownerFlag)
     {
         cmd.AddValue("seed", "run number of ns-3's RNG (seed 1, run N)", seed);
@@ -206,8 +248,10 @@ struct RunHeader
                std::to_string(seed) + " end=" + end;
     }
 
-    // The end line binds the lines written, not the time they reach: a run that stops before
-    // the header's end would end a stream cut short with a valid end line (refused, saying so).
+    /**
+     * \brief The end line binds the lines written, not the time they reach: a run that stops before
+     * the header's end would end a stream cut short with a valid end line (refused, saying so).
+     */
     bool EndsAt(double duration, const char* program) const
     {
         if (std::strtod(end.c_str(), nullptr) == duration)
@@ -220,7 +264,10 @@ struct RunHeader
     }
 };
 
-// The run's seed: ns-3's RNG seed 1, run `seed` (every program's --seed).
+/**
+ * \brief The run's seed: ns-3's RNG seed 1, run `seed` (every program's --seed).
+ * \param seed the run's seed (--seed)
+ */
 inline void
 SeedRuns(uint32_t seed)
 {
@@ -228,7 +275,13 @@ SeedRuns(uint32_t seed)
     ns3::RngSeedManager::SetRun(seed);
 }
 
-// Run the scheduled simulation to its end, then close the stream.
+/**
+ * \brief Run the scheduled simulation to its end, then close the stream.
+ * \param duration the simulated time (s)
+ * \param finish the program's end, scheduled at `duration`
+ * \param out the stream (nullptr: none)
+ * \return 0, the program's exit status
+ */
 inline int
 RunAndClose(double duration, void (*finish)(double), FILE* out)
 {

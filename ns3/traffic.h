@@ -1,5 +1,9 @@
-// bufrepro ns-3 programs: the traffic and the random loss - bulk TCP flows, a CBR flow, and the
-// error model that drops a packet at a receiver with a given probability.
+/**
+ * \file
+ * \ingroup bufrepro
+ * bufrepro ns-3 programs: the traffic and the random loss - bulk TCP flows, a CBR flow, and the
+ * error model that drops a packet at a receiver with a given probability.
+ */
 #ifndef BUFREPRO_NS3_TRAFFIC_H
 #define BUFREPRO_NS3_TRAFFIC_H
 
@@ -13,16 +17,29 @@
 namespace bufrepro
 {
 
-// A bulk TCP flow's sender and its start time (s).
+/**
+ * \brief A bulk TCP flow's sender and its start time (s).
+ */
 struct BulkFlow
 {
     ns3::Ptr<ns3::Application> app;
     double start;
 };
 
-// Bulk TCP flows: flow i from node sources[i] to node `sink` (address `to`, port port0 + i),
-// sending segments of `segment` bytes without end, started uniformly in
-// [startS, startS + jitter).
+/**
+ * \brief Bulk TCP flows: flow i from node sources[i] to node `sink` (address `to`, port port0 + i),
+ * sending segments of `segment` bytes without end, started uniformly in
+ * [startS, startS + jitter).
+ * \param nodes the scenario's nodes
+ * \param sources each flow's source node, in flow order
+ * \param sink the sink node
+ * \param to the sink's address
+ * \param port0 flow 0's port at the sink
+ * \param segment the segment size (bytes)
+ * \param startS the first start (s)
+ * \param jitter the starts' spread (s)
+ * \return each flow's sender and start
+ */
 inline std::vector<BulkFlow>
 AddBulkFlows(ns3::NodeContainer& nodes, const std::vector<int>& sources, int sink,
              ns3::Ipv4Address to, uint16_t port0, uint32_t segment, double startS, double jitter)
@@ -49,8 +66,19 @@ AddBulkFlows(ns3::NodeContainer& nodes, const std::vector<int>& sources, int sin
     return flows;
 }
 
-// A CBR flow over UDP from node `source` to node `sink` (address `to`, port `port`): packets of
-// `bytes` as IP packets every `interval` s from `start` on, enough for `duration` s.
+/**
+ * \brief A CBR flow over UDP from node `source` to node `sink` (address `to`, port `port`): packets
+ * of `bytes` as IP packets every `interval` s from `start` on, enough for `duration` s.
+ * \param nodes the scenario's nodes
+ * \param source the source node
+ * \param sink the sink node
+ * \param to the sink's address
+ * \param port the sink's port
+ * \param bytes the packet size as an IP packet (bytes)
+ * \param interval the interval (s)
+ * \param start the start (s)
+ * \param duration the simulated time (s)
+ */
 inline void
 AddCbr(ns3::NodeContainer& nodes, int source, int sink, ns3::Ipv4Address to, uint16_t port,
        uint32_t bytes, double interval, double start, double duration)
@@ -65,8 +93,12 @@ AddCbr(ns3::NodeContainer& nodes, int source, int sink, ns3::Ipv4Address to, uin
     client.Install(nodes.Get(source)).Start(Seconds(start));
 }
 
-// Random loss: an error model dropping each packet with probability `rate` (in packets, as
-// ns-2's lossmodel), to be set as devices' ReceiveErrorModel.
+/**
+ * \brief Random loss: an error model dropping each packet with probability `rate` (in packets, as
+ * ns-2's lossmodel), to be set as devices' ReceiveErrorModel.
+ * \param rate the probability a packet is dropped
+ * \return the error model
+ */
 inline ns3::Ptr<ns3::RateErrorModel>
 PacketLoss(double rate)
 {

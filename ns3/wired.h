@@ -1,12 +1,16 @@
-// bufrepro ns-3 programs: the wired trace writer (dumbbell, link) - packets learnt at their
-// first event, the trace's event callbacks, and the end of the stream. Each event is a line of
-// ns-2's wired trace ("old" format, 12 fields) or, at trace_level tally, counted by the tally.
-// Trace events per link a -> b (the device on a, its root queue disc, the device on b):
-//   '+'  the disc accepted the packet (Enqueue), or refused it (DropBeforeEnqueue: '+' then 'd')
-//   'd'  a drop: the disc's (before enqueue, after dequeue), or the error model's
-//   '-'  transmission starts (PhyTxBegin)
-//   'r'  the last bit arrived at b (PhyRxEnd)
-// Sizes are the bytes the link serialises: the IP packet plus PPP's 2-byte header.
+/**
+ * \file
+ * \ingroup bufrepro
+ * bufrepro ns-3 programs: the wired trace writer (dumbbell, link) - packets learnt at their
+ * first event, the trace's event callbacks, and the end of the stream. Each event is a line of
+ * ns-2's wired trace ("old" format, 12 fields) or, at trace_level tally, counted by the tally.
+ * Trace events per link a -> b (the device on a, its root queue disc, the device on b):
+ *   '+'  the disc accepted the packet (Enqueue), or refused it (DropBeforeEnqueue: '+' then 'd')
+ *   'd'  a drop: the disc's (before enqueue, after dequeue), or the error model's
+ *   '-'  transmission starts (PhyTxBegin)
+ *   'r'  the last bit arrived at b (PhyRxEnd)
+ * Sizes are the bytes the link serialises: the IP packet plus PPP's 2-byte header.
+ */
 #ifndef BUFREPRO_NS3_WIRED_H
 #define BUFREPRO_NS3_WIRED_H
 
@@ -27,11 +31,13 @@
 namespace bufrepro
 {
 
-// The scenario's flows as the trace names them: TCP flow i uses port port0 + i at its sink and
-// has flow id fids[i]; UDP packets are the CBR flow's. With `acks`, a TCP packet from a sink (or
-// one without payload or SYN) is an "ack" carrying its ACK number, else every TCP packet is "tcp"
-// with its sequence number. With `forgetAtR`, a packet's 'r' is its last event wherever it
-// happens (a trace of one link), else only at its destination.
+/**
+ * \brief The scenario's flows as the trace names them: TCP flow i uses port port0 + i at its sink
+ * and has flow id fids[i]; UDP packets are the CBR flow's. With `acks`, a TCP packet from a sink
+ * (or one without payload or SYN) is an "ack" carrying its ACK number, else every TCP packet is
+ * "tcp" with its sequence number. With `forgetAtR`, a packet's 'r' is its last event wherever it
+ * happens (a trace of one link), else only at its destination.
+ */
 struct WiredFlows
 {
     uint16_t port0 = 5000;
@@ -55,7 +61,9 @@ NodeOf(ns3::Ipv4Address a)
     return it == g_nodeOfAddr.end() ? -1 : it->second;
 }
 
-// A node's address (the last one the map holds; a sink has one link).
+/**
+ * \brief A node's address (the last one the map holds; a sink has one link).
+ */
 inline ns3::Ipv4Address
 AddressOf(int node)
 {
@@ -70,7 +78,9 @@ AddressOf(int node)
     return found;
 }
 
-// A TCP packet's type, flow and sequence number (WiredFlows says how).
+/**
+ * \brief A TCP packet's type, flow and sequence number (WiredFlows says how).
+ */
 inline void
 LearnTcp(ns3::Ptr<const ns3::QueueDiscItem> item, Pkt& p, uint16_t& sport, uint16_t& dport)
 {
@@ -91,7 +101,9 @@ LearnTcp(ns3::Ptr<const ns3::QueueDiscItem> item, Pkt& p, uint16_t& sport, uint1
                  : (long long)t.GetAckNumber().GetValue();
 }
 
-// A packet's trace fields, read once at its first event (the disc of its source's link).
+/**
+ * \brief A packet's trace fields, read once at its first event (the disc of its source's link).
+ */
 inline const Pkt*
 Learn(ns3::Ptr<const ns3::QueueDiscItem> item)
 {
@@ -132,7 +144,9 @@ Learn(ns3::Ptr<const ns3::QueueDiscItem> item)
     return &g_pkts.emplace(TagNext(item->GetPacket()), p).first->second;
 }
 
-// One event: a line of the full trace, or counted by the tally (trace_level tally).
+/**
+ * \brief One event: a line of the full trace, or counted by the tally (trace_level tally).
+ */
 inline void
 Emit(char ev, int a, int b, uint64_t uid, const Pkt& p)
 {
@@ -147,7 +161,9 @@ Emit(char ev, int a, int b, uint64_t uid, const Pkt& p)
     WiredLine(g_out, ev, a, b, uid, p);
 }
 
-// An event of a learnt packet; its last ('d', or 'r': WiredFlows' forgetAtR) forgets it.
+/**
+ * \brief An event of a learnt packet; its last ('d', or 'r': WiredFlows' forgetAtR) forgets it.
+ */
 inline void
 Event(char ev, int a, int b, uint64_t uid)
 {
@@ -163,7 +179,9 @@ Event(char ev, int a, int b, uint64_t uid)
     }
 }
 
-// A packet's first event where it is not traced (learnt, so that a later loss is known).
+/**
+ * \brief A packet's first event where it is not traced (learnt, so that a later loss is known).
+ */
 inline void
 OnLearn(ns3::Ptr<const ns3::QueueDiscItem> item)
 {
@@ -193,17 +211,25 @@ OnDropAfter(int a, int b, ns3::Ptr<const ns3::QueueDiscItem> item, const char*)
     Event('d', a, b, IdOf(item->GetPacket()));
 }
 
-// An event of a packet seen by a device: '-' (PhyTxBegin), 'r' (PhyRxEnd), or 'd' (PhyRxDrop,
-// lost to the error model at the link's receiver, after it crossed the link).
+/**
+ * \brief An event of a packet seen by a device: '-' (PhyTxBegin), 'r' (PhyRxEnd), or 'd'
+ * (PhyRxDrop, lost to the error model at the link's receiver, after it crossed the link).
+ * \param ev the event: '-' (PhyTxBegin), 'r' (PhyRxEnd) or 'd' (PhyRxDrop)
+ * \param a the link's first node
+ * \param b its second node
+ * \param p the packet
+ */
 inline void
 OnPhy(char ev, int a, int b, ns3::Ptr<const ns3::Packet> p)
 {
     Event(ev, a, b, IdOf(p));
 }
 
-// A packet lost to the error model as it reached link a -> b's end, counted at the head of the
-// next link la -> lb: it arrived ('r' on a -> b) and is dropped before la -> lb's queue, as
-// ns-2's lossmodel drops it.
+/**
+ * \brief A packet lost to the error model as it reached link a -> b's end, counted at the head of
+ * the next link la -> lb: it arrived ('r' on a -> b) and is dropped before la -> lb's queue, as
+ * ns-2's lossmodel drops it.
+ */
 inline void
 OnHeadLoss(int a, int b, int la, int lb, ns3::Ptr<const ns3::Packet> p)
 {
@@ -217,8 +243,15 @@ OnHeadLoss(int a, int b, int la, int lb, ns3::Ptr<const ns3::Packet> p)
     Event('d', la, lb, uid);
 }
 
-// Trace link direction a -> b: the root disc of its device tx, its devices' transmissions and
-// arrivals (rx's drops are the program's to connect).
+/**
+ * \brief Trace link direction a -> b: the root disc of its device tx, its devices' transmissions
+ * and arrivals (rx's drops are the program's to connect).
+ * \param a the direction's first node
+ * \param b its second node
+ * \param q the root disc of a's device
+ * \param tx a's device
+ * \param rx b's device
+ */
 inline void
 TraceLink(int a, int b, ns3::Ptr<ns3::QueueDisc> q, ns3::Ptr<ns3::NetDevice> tx,
           ns3::Ptr<ns3::NetDevice> rx)
@@ -231,8 +264,10 @@ TraceLink(int a, int b, ns3::Ptr<ns3::QueueDisc> q, ns3::Ptr<ns3::NetDevice> tx,
     rx->TraceConnectWithoutContext("PhyRxEnd", MakeBoundCallback(&OnPhy, 'r', a, b));
 }
 
-// The stream's end: the tally's report (at trace_level tally), the end line, and the program's
-// last words.
+/**
+ * \brief The stream's end: the tally's report (at trace_level tally), the end line, and the
+ * program's last words.
+ */
 inline void
 FinishWired(double t)
 {

@@ -1,16 +1,10 @@
-"""The readings stages' job verbs (readings-*, claims-calibrated): their arguments and dispatch."""
+"""The readings stages' job verbs (readings-*, claims-calibrated): their dispatch."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 from typing import Any
-
-
-def add_parsers(sub: Any) -> None:
-    """The readings verbs' parsers on the job command's subparsers."""
-    _readings_parsers(sub)
-    _claims_calibrated_parser(sub)
 
 
 def run(cfg: dict[str, Any], args: argparse.Namespace) -> None:
@@ -21,16 +15,6 @@ def run(cfg: dict[str, Any], args: argparse.Namespace) -> None:
         _readings(cfg, args)
 
 
-def _claims_calibrated_parser(sub: Any) -> None:
-    cal = sub.add_parser("claims-calibrated", help="the claims judged on the best reading")
-    cal.add_argument("--config", required=True, help="the validated config (YAML)")
-    cal.add_argument("--study", required=True)
-    cal.add_argument("--space", nargs="*", default=[], help="the space files (evaluated studies)")
-    cal.add_argument("--state", default="", help="calibration.json (evaluated studies)")
-    cal.add_argument("--reason", default="", help="why the readings are not evaluated")
-    cal.add_argument("--out", required=True, help="claims_calibrated.csv")
-
-
 def _claims_calibrated(cfg: dict[str, Any], args: argparse.Namespace) -> None:
     from bufrepro.pipeline.readings import claims, space
 
@@ -38,29 +22,6 @@ def _claims_calibrated(cfg: dict[str, Any], args: argparse.Namespace) -> None:
     state = Path(args.state) if args.state else None
     made = claims.write(cfg, args.study, sp, state, Path(args.out), args.reason)
     print(f"claims-calibrated {args.study}: {len(made)} rows written to {args.out}")
-
-
-def _readings_parsers(sub: Any) -> None:
-    sens = sub.add_parser("readings-sensitivity", help="Morris screening of a space of readings")
-    cal = sub.add_parser("readings-calibrate", help="Latin-hypercube calibration, held-out check")
-    conf = sub.add_parser("readings-confirm", help="the best readings re-run at more seeds")
-    ver = sub.add_parser("readings-verdict", help="the one-line verdict of a study's readings")
-    for p in (sens, cal, conf, ver):
-        p.add_argument("--config", required=True, help="the validated config (YAML)")
-        p.add_argument("--study", required=True)
-        p.add_argument("--space", nargs="+", required=True, help="the space files, merged in order")
-        p.add_argument("--state", required=True, help="the stage's record (JSON)")
-    for p in (sens, cal, conf):
-        p.add_argument("--threads", type=int, default=1, help="runs at a time")
-        p.add_argument("--table", required=True)
-    sens.add_argument("--figure", required=True)
-    for p in (cal, conf):
-        p.add_argument("--diff", required=True, help="the best reading's diff")
-    conf.add_argument("--calibration", required=True, help="calibration.csv")
-    ver.add_argument("--confirmation-state", required=True, help="confirmation.json")
-    ver.add_argument("--sensitivity", required=True, help="sensitivity.csv")
-    ver.add_argument("--sensitivity-state", required=True)
-    ver.add_argument("--out", required=True, help="verdict.json")
 
 
 def _readings(cfg: dict[str, Any], args: argparse.Namespace) -> None:
