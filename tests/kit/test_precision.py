@@ -63,7 +63,7 @@ def test_no_interval_is_never_reached() -> None:
     for kind in ("relative", "absolute"):
         assert math.isnan(Target(kind, 0.1).half_width([0.5]))
         assert not Target(kind, 10.0).reached([0.5])
-    assert Target("relative", 0.01).half_width([3.0, 3.0, 3.0]) == 0.0  # identical runs
+    assert Target("relative", 0.01).half_width([0.9] * 7) == 0.0  # identical runs
     assert Target("relative", 0.01).half_width([-1.0, 1.0]) == math.inf  # spread about 0
 
 

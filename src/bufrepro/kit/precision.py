@@ -37,6 +37,8 @@ def t_half_width(values: Sequence[float], confidence: float = CONFIDENCE) -> tup
     n = len(clean)
     if n < 2:
         return (clean[0] if clean else math.nan), math.nan
+    if min(clean) == max(clean):  # exactly: the mean's rounding would make a spread of its own
+        return clean[0], 0.0
     mean = sum(clean) / n
     sd = math.sqrt(sum((v - mean) ** 2 for v in clean) / (n - 1))
     return mean, float(special.stdtrit(n - 1, 0.5 + confidence / 2)) * sd / math.sqrt(n)
