@@ -221,3 +221,38 @@ def test_the_module_imports_no_scipy_until_used() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == "[]"
+
+
+# -- config and words -----------------------------------------------------------------------------
+
+
+def test_a_config_block_makes_a_target_or_fails_naming_the_metric() -> None:
+    block = {"kind": "absolute", "value": 0.01, "reason": "claims.util_tol"}
+    assert precision.target("util", block) == Target("absolute", 0.01, "claims.util_tol")
+    with pytest.raises(ValueError, match=r"precision target util has keys .* non-empty reason"):
+        precision.target("util", {"kind": "absolute", "value": 0.01})
+    with pytest.raises(ValueError, match="precision target util has keys"):
+        precision.target("util", {**block, "margin": 2})
+    with pytest.raises(ValueError, match=r"precision target util: .*kind is 'abs'"):
+        precision.target("util", {**block, "kind": "abs"})
+    assert precision.rounds({"size": 5, "cap": 40}) == Rounds(5, 40)
+    with pytest.raises(ValueError, match=r"precision rounds .* allowed: whole numbers"):
+        precision.rounds({"size": 2.5, "cap": 40})
+    with pytest.raises(ValueError, match=r"precision rounds .* allowed"):
+        precision.rounds({"cap": 40})
+
+
+def test_a_cell_says_where_it_stands() -> None:
+    util = {"util": Target("absolute", 0.01)}
+    at_cap = precision.step("x", {"util": [0.1, 0.9, 0.5, 0.2, 0.8]}, util, Rounds(5, 5))
+    text = precision.describe(at_cap)
+    assert text.startswith("at the cap: 5 runs") and "util half-width 0.439 against 0.01" in text
+    assert f"{at_cap.needed['util']} more runs" in text and at_cap.needed["util"] > 1000
+    done = precision.step("x", {"util": [0.9] * 5}, util, Rounds(5, 5))
+    assert precision.describe(done) == "precise: every target reached in 5 runs"
+
+
+def test_a_batch_means_interval_is_judged_in_the_targets_terms() -> None:
+    assert Target("relative", 0.05).of_interval(50.0, 2.0) == pytest.approx(0.04)
+    assert Target("absolute", 0.05).of_interval(0.9, 0.02) == 0.02
+    assert Target("relative", 0.05).of_interval(0.0, 1.0) == math.inf

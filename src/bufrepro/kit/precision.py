@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Generic, TypeVar
+from dataclasses import dataclass, fields
+from functools import cache
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from bufrepro.kit import prose
+
+WORDS = Path(__file__).with_name("precision.yaml")
 
 # The confidence of the interval whose half-width a target bounds: Akaroa2's default (Ewing,
 # Pawlikowski & McNickle 1999) and the project's summary intervals (kit.stats.CONFIDENCE). A
@@ -64,6 +70,7 @@ def poisson_half_width(events: float, confidence: float = CONFIDENCE) -> float:
     return (high - low) / 2 / k
 
 
+@cache
 def events_needed(target: float, confidence: float = CONFIDENCE) -> int:
     """The fewest pooled events whose exact Poisson interval's relative half-width is at most
     `target` (the half-width falls as the count grows: a doubling search, then bisection)."""
@@ -117,7 +124,12 @@ class Target:
         if self.kind == "events":
             clean = _clean(values)
             return poisson_half_width(sum(clean), self.confidence) if clean else math.nan
-        mean, half = t_half_width(values, self.confidence)
+        return self.of_interval(*t_half_width(values, self.confidence))
+
+    def of_interval(self, mean: float, half: float) -> float:
+        """An interval's half-width in the target's terms (relative: over |mean|, 0 when the
+        half-width is 0, inf about a mean of 0): for a t interval over runs or one long run's
+        batch-means interval (kit.batchmeans) alike."""
         if self.kind == "absolute" or math.isnan(half):
             return half
         if half == 0:
@@ -235,3 +247,53 @@ def plan_round(
     only at a round's end (Rounds.boundary): a round cut short is finished first, so a resumed
     run stops where an uninterrupted one would."""
     return {cell: step(cell, values, targets, rounds) for cell, values in cells.items()}
+
+
+def target(metric: str, block: Mapping[str, Any]) -> Target:
+    """A metric's target from its config block ({kind, value, reason, confidence}: a reason is
+    required, confidence optional); a bad block fails naming the metric, in one sentence."""
+    allowed = [f.name for f in fields(Target)]
+    unknown = sorted(set(block) - set(allowed))
+    if unknown or not str(block.get("reason", "")).strip():
+        raise ValueError(
+            f"precision target {metric} has keys {sorted(block)}; allowed: {allowed}, with a "
+            "non-empty reason"
+        )
+    try:
+        return Target(**block)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"precision target {metric}: {err}") from None
+
+
+def rounds(block: Mapping[str, Any]) -> Rounds:
+    """The rounds from their config block ({size, cap, first}); a bad block fails saying what is
+    allowed, in one sentence."""
+    allowed = [f.name for f in fields(Rounds)]
+    if set(block) - set(allowed) or not all(isinstance(v, int) for v in block.values()):
+        raise ValueError(f"precision rounds {dict(block)}; allowed: whole numbers {allowed}")
+    try:
+        return Rounds(**block)
+    except TypeError as err:
+        raise ValueError(f"precision rounds {dict(block)}; allowed: {allowed} ({err})") from None
+
+
+def describe(found: Step[Any]) -> str:
+    """A cell's state in precision.yaml's words: the runs, and the metrics short of a target
+    with their half-widths and the runs each would still need at the observed spread."""
+    short = [m for m, h in found.half_widths.items() if not h <= found.targets[m]]
+    metrics = "; ".join(
+        prose.fill(
+            prose.load(WORDS)["metric"],
+            metric=m,
+            half=found.half_widths[m],
+            target=found.targets[m],
+            more=found.needed[m],
+        )
+        for m in short
+    )
+    return prose.fill(
+        prose.load(WORDS)["state"][found.state],
+        done=found.done,
+        add=len(found.seeds),
+        metrics=metrics,
+    )
