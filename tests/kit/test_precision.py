@@ -256,3 +256,23 @@ def test_a_batch_means_interval_is_judged_in_the_targets_terms() -> None:
     assert Target("relative", 0.05).of_interval(50.0, 2.0) == pytest.approx(0.04)
     assert Target("absolute", 0.05).of_interval(0.9, 0.02) == 0.02
     assert Target("relative", 0.05).of_interval(0.0, 1.0) == math.inf
+
+
+def test_the_interval_after_the_rounds_keeps_about_its_coverage() -> None:
+    # 1,000 cells of mean 100 and sd 10, a 5 % relative target (about 19 runs): stopping on the
+    # spread alone biases the final interval a little (a cell stops sooner when its sd happens
+    # to read low); with a first round of 10 its 95 % interval still covers the mean >= 92 %
+    # (measured 94.8 %; 90.7 % with a first round of 3 and rounds of 2, which fails here)
+    runs = {f"c{c}": 100 + 10 * np.random.default_rng([7, c]).normal(size=60) for c in range(1000)}
+
+    def cell(series: np.ndarray) -> Draw:
+        return lambda metric, seed: float(series[seed - 1])
+
+    draw = {c: cell(series) for c, series in runs.items()}
+    steps = _run(draw, {"delay": Target("relative", 0.05)}, Rounds(size=5, cap=60, first=10))
+    covered = 0
+    for c, found in steps.items():
+        mean, half = precision.t_half_width(list(runs[c][: found.done]))
+        covered += abs(mean - 100) <= half
+    assert covered / len(runs) >= 0.92
+    assert all(s.state == REACHED for s in steps.values())

@@ -157,7 +157,10 @@ class Target:
 @dataclass(frozen=True)
 class Rounds:
     """Runs are added in rounds: `first` seeds for a cell with none, then `size` a round, to at
-    most `cap` seeds a cell (Akaroa2's checkpoints, with replications as the observations)."""
+    most `cap` seeds a cell (Akaroa2's checkpoints, with replications as the observations).
+    Stopping on the spread biases the final interval a little (a cell stops sooner when its sd
+    reads low): on normal cells a 95 % interval covered 94.8 % after a first round of 10 and
+    rounds of 5, 90.7 % after 3 and 2 (tests/kit/test_precision.py): keep the first round >= 10."""
 
     size: int
     cap: int
