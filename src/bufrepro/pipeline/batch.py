@@ -8,10 +8,10 @@ from typing import Any
 
 from bufrepro import backends
 from bufrepro.backends.base import RunSpec
+from bufrepro.backends.factory import Scenario, spec
 from bufrepro.backends.runall import execute_all
 from bufrepro.pipeline import plan
 from bufrepro.pipeline.experiments import plan as experiment_plan
-from bufrepro.pipeline.scenario import Scenario, spec
 
 # Where an experiment's batches are: a scope experiments/<name> (rules/simulate.smk).
 EXPERIMENTS = "experiments/"

@@ -9,10 +9,10 @@ from typing import Any
 
 from bufrepro import registry
 from bufrepro.backends.base import RunSpec
+from bufrepro.backends.factory import Scenario
+from bufrepro.backends.factory import spec as scenario_spec
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Study
-from bufrepro.pipeline.scenario import Scenario
-from bufrepro.pipeline.scenario import spec as scenario_spec
 
 
 def runs_per_job(cfg: Mapping[str, Any], study: Study) -> int:

@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from bufrepro import backends
+from bufrepro.backends import factory
 from bufrepro.backends.base import Backend, RunFailed, RunSpec, execute, run_key
 from bufrepro.kit import binding, checks, tables
-from bufrepro.pipeline import batch, scenario
+from bufrepro.pipeline import batch
 
 # The default share of runs re-simulated: a tree with k tampered runs is caught with
 # probability at least 1 - (1 - DEFAULT_SAMPLE)^k (97 % for k = 5), at half its CPU.
@@ -111,11 +112,11 @@ def rebuild(
     cfg: Mapping[str, Any], run_dir: Path, meta: Mapping[str, Any], params: Mapping[str, Any]
 ) -> tuple[str, RunSpec]:
     """The run's simulator and spec from its own records, by the one spec factory
-    (scenario.recorded): params.json (the template and its variables) and run.json (the parsers
+    (factory.recorded): params.json (the template and its variables) and run.json (the parsers
     and their variables); its owner's scenario gives its files' names."""
     chosen = batch.scenario(cfg, scope_of(params))
     parser, _, side = str(meta["parser"]).partition(" + ")
-    made = scenario.recorded(chosen, run_dir, params, parser, meta["parser_args"], side)
+    made = factory.recorded(chosen, run_dir, params, parser, meta["parser_args"], side)
     return chosen.backend, made
 
 
@@ -139,9 +140,9 @@ def verify_run(cfg: Mapping[str, Any], run_dir: Path, scratch: Path, name: str) 
     cell = "?"
     try:
         meta = tables.read_record(run_dir)
-        params = binding.read_params(run_dir, meta, swept="twoflow" not in run_dir.parts)
+        params = binding.read_params(run_dir, meta)
         cell = cell_of(params)
-        tables.read_bound_metrics(run_dir, swept="twoflow" not in run_dir.parts)
+        tables.read_bound_metrics(run_dir)
     except checks.BadRunFiles as err:
         return Outcome(name, "differs", str(err), cell, 0.0)
     try:

@@ -10,11 +10,11 @@ from typing import Any
 
 from bufrepro import registry
 from bufrepro.backends.base import RunSpec
+from bufrepro.backends.factory import Scenario
+from bufrepro.backends.factory import spec as scenario_spec
 from bufrepro.kit.experiment import ROOT, Experiment, run_points
 from bufrepro.kit.grid import RunPoint
 from bufrepro.pipeline.experiments import search
-from bufrepro.pipeline.scenario import Scenario
-from bufrepro.pipeline.scenario import spec as scenario_spec
 
 # The figures of every experiment's answer (results/experiments/<name>/figures/<f>.png; captions
 # report/captions/experiments/<f>.rst): the answer job draws them, the workflow expects them.

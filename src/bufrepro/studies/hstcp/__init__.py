@@ -158,14 +158,9 @@ class Hstcp(Study):
     def side_runs(self, cfg: Mapping[str, Any]) -> list[Any]:
         """The two-flow runs (Figs. 5-6), the pacing x access-ratio band's runs and ns-2's twins
         of the scaled scenario's ns-3 cells."""
-        from bufrepro.studies.hstcp import band, twin, twoflow
+        from bufrepro.studies.hstcp import sides
 
-        block = cfg[self.name]
-        return [
-            *twoflow.specs(block),
-            *(band.spec(block, p) for p in band.points(block)),
-            *twin.specs(block),
-        ]
+        return [s for kind in sides.SIDES for s in sides.specs(cfg[self.name], kind)]
 
     def scenarios(self) -> Mapping[str, Declaration[Block]]:
         """ns-2 (its own: the paper ran ns-2) and ns-3 (scenarios.py)."""

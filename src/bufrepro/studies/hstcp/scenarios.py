@@ -21,14 +21,14 @@ class Ns2(OnBlock):
     options = params.BACKEND_OPTIONS
 
     def params(self, setup: Block, point: RunPoint) -> dict[str, Any]:
-        """Template variables of one grid run."""
+        """Template variables of one grid run (a side run's, in sides.py's subclasses)."""
         return params.params(setup, point)
 
     def parse_args(self, setup: Block, point: RunPoint) -> dict[str, Any]:
         """hstcp.awk's -v variables: window, end, bottleneck nodes, capacity, packet size, and
         the M line's buffer, flow count and sample interval the stream must carry."""
-        args = params.parse_args(setup, point)
-        p = params.params(setup, point)
+        p = self.params(setup, point)
+        args = params.awk_args(p)
         args.update(buffer=p["buffer_pkts"], flows=len(p["flows"]), sample_s=p["sample_s"])
         return args
 

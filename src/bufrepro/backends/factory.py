@@ -1,4 +1,9 @@
-"""One owner's runs on one simulator (a study on any backend, an experiment); the spec factory."""
+"""The one spec factory: every run's RunSpec, from an owner's declaration and a run point."""
+
+# It sits in backends/, beside RunSpec (backends.base), so that every owner reaches it: the
+# pipeline (a study's grid, an experiment) and a study's own side runs and tools (hstcp's
+# two-flow, band, twin runs and its benchmark) alike. No other module constructs a RunSpec
+# (tests/backends/test_factory.py).
 
 from __future__ import annotations
 
