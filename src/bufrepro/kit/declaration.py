@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -74,3 +75,15 @@ class OnBlock(Declaration[Block]):
         if self.tally_parser and setup.get("trace_level") == "tally":
             return self.tally_parser
         return self.parser
+
+
+@dataclass(frozen=True)
+class Side:
+    """A study's side runs of one kind (e.g. hstcp's two-flow runs): a declaration on one
+    simulator, the block it plans from, and its run points (each in its own folder, RunPoint
+    folder). They run as a scope of the one batch rule, as the study's grid does."""
+
+    simulator: str
+    declaration: Declaration[Block]
+    setup: Callable[[Block], Block]
+    points: Callable[[Block], list[RunPoint]]

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from bufrepro.kit import grid
 from bufrepro.kit.declaration import Block as Block
-from bufrepro.kit.declaration import Declaration
+from bufrepro.kit.declaration import Declaration, Side
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -93,10 +93,10 @@ class Study:
         """Config problems the schema cannot see, each naming its key (none by default)."""
         return []
 
-    def side_runs(self, cfg: Mapping[str, Any]) -> list[Any]:
-        """Run specs (backends.base.RunSpec) the study's own rules make beside its grid, such as
-        hstcp's two-flow runs: the benchmark's floor counts them (none by default)."""
-        return []
+    def sides(self) -> Mapping[str, Side]:
+        """The study's side runs beside its grid, by kind (hstcp's two-flow runs, ...): each a
+        declaration with its own points, run by the one batch rule (none by default)."""
+        return {}
 
     # -- its runs ---------------------------------------------------------------------------
     def scenarios(self) -> Mapping[str, Declaration[Block]]:

@@ -71,7 +71,11 @@ def batches(cfg: Mapping[str, Any], name: str, backend: str = "") -> list[list[R
         points = [dataclasses.replace(p, backend=backend) for p in points]
     else:
         points = study.runs(cfg[name])
-    size = runs_per_job(cfg, study)
+    return cut(points, runs_per_job(cfg, study))
+
+
+def cut(points: list[RunPoint], size: int) -> list[list[RunPoint]]:
+    """Run points in order, cut into batches of `size` runs."""
     return [points[i : i + size] for i in range(0, len(points), size)]
 
 

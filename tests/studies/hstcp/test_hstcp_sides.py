@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hstcp_tiny import point, tiny
+from hstcp_tiny import point, side_specs, tiny
 
 from bufrepro import backends
 from bufrepro.backends import factory
@@ -38,7 +38,7 @@ def side_cfg() -> dict[str, Any]:
 @pytest.mark.parametrize("kind", sorted(sides.SIDES))
 def test_every_side_run_carries_the_stream_checks(kind: str) -> None:
     block = side_cfg()["hstcp"]
-    specs = sides.specs(block, kind)
+    specs = side_specs(block, kind)
     assert specs
     for spec in specs:
         p = spec.params
@@ -55,7 +55,7 @@ def test_a_side_run_whose_header_disagrees_fails(tmp_path: Path, variable: str, 
     # A real tiny two-flow run on ns-2; the parser is told another buffer, flow count or sample
     # interval than the scenario writes into the stream's M line: the run must fail.
     cfg = side_cfg()
-    spec = sides.specs(cfg["hstcp"], "twoflow", tmp_path)[0]
+    spec = side_specs(cfg["hstcp"], "twoflow", tmp_path)[0]
     assert spec.parser_args[variable] != wrong
     told = dataclasses.replace(spec, parser_args={**spec.parser_args, variable: wrong})
     with pytest.raises(RunFailed, match=f"{variable} [0-9.]+ in the stream, {wrong} expected"):
@@ -72,7 +72,7 @@ def test_the_bands_unpaced_run_at_the_grids_ratio_reuses_the_grid_run(tmp_path: 
     block = cfg["hstcp"]
     grid = factory.Scenario("hstcp", "ns2", NS2, block)
     first = factory.spec(grid, point(block, "DropTail", 0.1, 1), tmp_path)
-    band = sides.specs(block, "band", tmp_path)
+    band = side_specs(block, "band", tmp_path)
     assert len(band) == 1
     done = execute_all(backends.get("ns2", cfg), [first, band[0]], False, "grid and band")
     assert [d.status for d in done] == ["ran", "reused"]

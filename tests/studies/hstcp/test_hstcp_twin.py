@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
-from hstcp_tiny import defaults, tiny
+from hstcp_tiny import defaults, run_side, side_scenario, tiny
 
 from bufrepro.backends import factory
 from bufrepro.pipeline import configuration, crosssim, plan
@@ -28,7 +28,7 @@ def test_the_default_twins_every_droptail_cell_ns3_runs() -> None:
     # Outside the grid: its own folder, and the grid never runs the scaled scenario.
     assert all(p.run_dir.startswith("results/hstcp/twin/s1_50mbps/") for p in points)
     assert "s1_50mbps" not in {p.get("scenario") for p in STUDY.runs(cfg["hstcp"])}
-    spec = factory.spec(sides.scenario(cfg["hstcp"], "twin"), points[0])
+    spec = factory.spec(side_scenario(cfg["hstcp"], "twin"), points[0])
     assert spec.record["params"]["bottleneck_mbps"] == 50
     assert (spec.scenario, spec.parser, spec.stream) == (NS2.template, NS2.parser, NS2.stream)
 
@@ -54,6 +54,7 @@ def test_one_job_runs_them_and_the_cross_simulator_side_reads_them(
     monkeypatch.chdir(tmp_path)
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(cfg))
     argv = ["--config", "config.yaml", "--runs", "twin_runs.csv", "--summary", "twin_summary.csv"]
+    assert len(run_side(cfg, "twin")) == 1
     assert twin.main(argv) == 0
     summary = pd.read_csv("twin_summary.csv")
     assert set(summary["buffer_frac"]) == {0.5} and set(summary["queue"]) == {"DropTail"}

@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
-from hstcp_tiny import defaults, tiny
+from hstcp_tiny import defaults, run_side, side_specs, tiny
 
 from bufrepro.studies.hstcp import STUDY, sides, twoflow
 
@@ -29,7 +29,7 @@ def test_records_under_and_over_buffered() -> None:
 
 def test_specs_cover_every_case_and_seed() -> None:
     cfg = defaults()
-    specs = sides.specs(cfg["hstcp"], "twoflow", Path("/x"))
+    specs = side_specs(cfg["hstcp"], "twoflow", Path("/x"))
     assert [str(s.run_dir) for s in specs] == [
         f"/x/results/hstcp/twoflow/{c}/seed{s}"
         for c in ("under", "over")
@@ -49,6 +49,8 @@ def test_one_job_runs_them_and_writes_the_tables(
     monkeypatch.chdir(tmp_path)
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(cfg))
     argv = ["--config", "config.yaml", "--runs", "r.csv", "--summary", "s.csv", "--series", "t.csv"]
+    made = run_side(cfg, "twoflow")
+    assert made == [str(s.run_dir) for s in side_specs(cfg["hstcp"], "twoflow")]
     assert twoflow.main(argv) == 0
     runs = pd.read_csv("r.csv")
     assert sorted(runs["case"]) == ["over", "under"] and set(runs["seed"]) == {1}
@@ -65,9 +67,11 @@ def test_one_job_runs_them_and_writes_the_tables(
         p.name for p in run.iterdir()
     }
     assert not (run / NS2.stream).exists()
-    # A second job finds every run current and writes the same tables.
+    # A second batch job finds every run current, and the tables are the same.
     before = Path("r.csv").read_bytes()
-    assert sides.run(cfg, "twoflow") == [s.run_dir for s in sides.specs(cfg["hstcp"], "twoflow")]
+    assert run_side(cfg, "twoflow") == made
+    manifest = Path("results/hstcp/twoflow/batches/b0000.tsv").read_text()
+    assert "\tran\t" not in manifest and "\tcurrent\t" in manifest
     assert twoflow.main(argv) == 0 and Path("r.csv").read_bytes() == before
 
 

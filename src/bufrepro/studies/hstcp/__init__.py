@@ -15,7 +15,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from bufrepro.kit.declaration import Declaration
+from bufrepro.kit.declaration import Declaration, Side
 from bufrepro.kit.study import Block, Study, Tables
 from bufrepro.studies.hstcp import checks, params, scenarios
 
@@ -118,7 +118,7 @@ class Hstcp(Study):
         "band_runs",
         "band",
     )
-    # ns-2's runs at the cells ns-3 runs on the scaled scenario (twin.py, rule run_twin).
+    # ns-2's runs at the cells ns-3 runs on the scaled scenario (sides.py, scope hstcp/twin).
     reference_tables: ClassVar[tuple[str, ...]] = ("twin_summary",)
     report_tables: ClassVar[tuple[str, ...] | None] = (
         "model_vs_sim",
@@ -155,12 +155,12 @@ class Hstcp(Study):
         """Window, RED thresholds, scenarios, counter wrap, two-flow settings (checks.py)."""
         return checks.check(block)
 
-    def side_runs(self, cfg: Mapping[str, Any]) -> list[Any]:
+    def sides(self) -> Mapping[str, Side]:
         """The two-flow runs (Figs. 5-6), the pacing x access-ratio band's runs and ns-2's twins
-        of the scaled scenario's ns-3 cells."""
+        of the scaled scenario's ns-3 cells (sides.py), each run as a scope hstcp/<kind>."""
         from bufrepro.studies.hstcp import sides
 
-        return [s for kind in sides.SIDES for s in sides.specs(cfg[self.name], kind)]
+        return sides.SIDES
 
     def scenarios(self) -> Mapping[str, Declaration[Block]]:
         """ns-2 (its own: the paper ran ns-2) and ns-3 (scenarios.py)."""

@@ -2,10 +2,10 @@
 
 # python -m bufrepro.studies.hstcp.band --config results/hstcp/config.yaml \
 #     --runs T/band_runs.csv --band T/band.csv
-# runs every reading of hstcp.band (scenario x pacing x access ratio x buffer fraction x seed,
-# results/hstcp/band/<...>/seed<N>/, declared in sides.py) with the generic executor, skipping
-# runs already current, then writes one row per run and one per reading cell with the model and
-# the band's envelope.
+# reads every reading of hstcp.band (scenario x pacing x access ratio x buffer fraction x seed,
+# results/hstcp/band/<...>/seed<N>/, declared in sides.py, made by the batch rule as scope
+# hstcp/band) and writes one row per run and one per reading cell with the model and the
+# band's envelope.
 # Our a-priori reading (config/hstcp.yaml) is one reading of the band; the others differ only
 # in tcp.pacing and topology.access_ratio.
 
@@ -84,19 +84,16 @@ def model_at(model: pd.DataFrame, scen: str, queue: str, frac: float) -> float:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the band's runs and write band_runs.csv and band.csv."""
+    """Write band_runs.csv and band.csv from the band's runs (made by the batch rule)."""
     from bufrepro.studies.hstcp.model.table import band_model
 
     parser = argparse.ArgumentParser(prog="python -m bufrepro.studies.hstcp.band")
     for name in ("config", "runs", "band"):
         parser.add_argument(f"--{name}", required=True)
-    parser.add_argument("--threads", type=int, default=1, help="runs at a time (default 1)")
     args = parser.parse_args(argv)
-    if args.threads < 1:
-        parser.error(f"--threads {args.threads}: must be at least 1")
     cfg: dict[str, Any] = configs.read_yaml(Path(args.config))
     block = cfg["hstcp"]
-    runs = runs_table(sides.run(cfg, "band", args.threads))
+    runs = runs_table(sides.run_dirs(block, "band"))
     runs.to_csv(args.runs, index=False, float_format=FLOAT_FORMAT)
     band = band_table(block, runs, band_model(block))
     band.to_csv(args.band, index=False, float_format=FLOAT_FORMAT)

@@ -2,24 +2,20 @@
 
 # Each kind of side run is a declaration (a subclass of the grid's Ns2, or Ns2 itself over
 # another block) with its own run points, in a folder of its own beside runs/
-# (results/hstcp/<kind>/...). Its specs come from the one spec factory (backends.factory), so
-# their parser variables, kept files and options are the declaration's, as a grid run's are:
+# (results/hstcp/<kind>/...): a kit.declaration.Side, which Hstcp.sides() lists and the one
+# batch rule runs as scope hstcp/<kind>. Its specs come from the one spec factory, so their
+# parser variables, kept files and options are the declaration's, as a grid run's are:
 # hstcp.awk checks every stream's header against buffer, flows and sample_s.
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from bufrepro import backends
-from bufrepro.backends import factory
-from bufrepro.backends.base import RunSpec
 from bufrepro.backends.fingerprint import fingerprint
-from bufrepro.backends.runall import execute_all
-from bufrepro.kit.declaration import Block
+from bufrepro.kit.declaration import Block, Side
 from bufrepro.kit.grid import RunPoint
 from bufrepro.studies.hstcp import params
 from bufrepro.studies.hstcp.scenarios import NS2, Ns2
@@ -146,41 +142,13 @@ def twin_points(block: Block) -> list[RunPoint]:
     return [dataclasses.replace(p, folder="twin") for p in STUDY.runs(twin_block(block))]
 
 
-@dataclass(frozen=True)
-class Side:
-    """One kind of side run: its declaration, the block it plans from, and its points."""
-
-    declaration: Ns2
-    setup: Callable[[Block], Block]
-    points: Callable[[Block], list[RunPoint]]
-
-
 SIDES: Mapping[str, Side] = {
-    "twoflow": Side(TwoFlow(), dict, twoflow_points),
-    "band": Side(Band(), dict, band_points),
-    "twin": Side(NS2, twin_block, twin_points),
+    "twoflow": Side(SIMULATOR, TwoFlow(), dict, twoflow_points),
+    "band": Side(SIMULATOR, Band(), dict, band_points),
+    "twin": Side(SIMULATOR, NS2, twin_block, twin_points),
 }
 
 
-def scenario(block: Block, kind: str) -> factory.Scenario:
-    """The side runs of one kind as the factory's scenario (owner hstcp, on ns-2)."""
-    side = SIDES[kind]
-    return factory.Scenario("hstcp", SIMULATOR, side.declaration, side.setup(block))
-
-
-def specs(block: Block, kind: str, base: Path = Path()) -> list[RunSpec]:
-    """Every run of one kind, as the factory makes it."""
-    made = scenario(block, kind)
-    return [factory.spec(made, p, base) for p in SIDES[kind].points(block)]
-
-
-def run(cfg: Mapping[str, Any], kind: str, threads: int = 1, base: Path = Path()) -> list[Path]:
-    """Run (or find current) every run of one kind, `threads` at a time; a failed run fails the
-    job after the others. Returns the runs' folders."""
-    runs = specs(cfg["hstcp"], kind, base)
-    if not runs:
-        return []
-    backend = backends.get(SIMULATOR, cfg)
-    keep = bool(cfg.get("keep_traces", False))
-    done = execute_all(backend, runs, keep, f"{kind} runs", threads)
-    return [d.spec.run_dir for d in done]
+def run_dirs(block: Block, kind: str) -> list[Path]:
+    """The folders of every run of one kind (their tables read them once the batches ran)."""
+    return [Path(p.run_dir) for p in SIDES[kind].points(block)]

@@ -4,9 +4,10 @@
 #     --runs T/twin_runs.csv --summary T/twin_summary.csv
 # The default runs hstcp on ns-3 on scenario 1 scaled to 50 Mb/s (config/config.yaml's
 # simulator_grid), a scenario the paper's grid never names. hstcp.twin names the same cells for
-# ns-2: they run here (results/hstcp/twin/...), outside the grid, so that the paper's claims,
-# diff and figures stay on its own scenarios, and their summary is the cross-simulator table's
-# ns-2 side at those cells (Hstcp.reference_tables). The runs are declared in sides.py.
+# ns-2 (declared in sides.py): they run as scope hstcp/twin of the batch rule
+# (results/hstcp/twin/...), outside the grid, so that the paper's claims, diff and figures stay
+# on its own scenarios, and their summary is the cross-simulator table's ns-2 side at those
+# cells (Hstcp.reference_tables).
 
 from __future__ import annotations
 
@@ -39,13 +40,13 @@ def write(done: Sequence[Path], runs_path: Path, summary_path: Path) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the twin runs and write twin_runs.csv and twin_summary.csv."""
+    """Write twin_runs.csv and twin_summary.csv from the twin runs (made by the batch rule)."""
     parser = argparse.ArgumentParser(prog="python -m bufrepro.studies.hstcp.twin")
     for name in ("config", "runs", "summary"):
         parser.add_argument(f"--{name}", required=True)
     args = parser.parse_args(argv)
     cfg: dict[str, Any] = configs.read_yaml(Path(args.config))
-    n = write(sides.run(cfg, "twin"), Path(args.runs), Path(args.summary))
+    n = write(sides.run_dirs(cfg["hstcp"], "twin"), Path(args.runs), Path(args.summary))
     print(f"twin: {n} runs")
     return 0
 

@@ -1,9 +1,9 @@
-"""The two-flow runs of Figs. 5-6 (one job: every case and seed) and their tables."""
+"""The tables of the two-flow runs of Figs. 5-6 (every case and seed)."""
 
 # python -m bufrepro.studies.hstcp.twoflow --config results/hstcp/config.yaml \
 #     --runs T/twoflow_runs.csv --summary T/twoflow_summary.csv --series T/twoflow_series.csv
-# runs each two-flow run (results/hstcp/twoflow/<case>/seed<N>/, declared in sides.py) with the
-# generic executor, skipping those already current, then writes the tables.
+# reads each two-flow run (results/hstcp/twoflow/<case>/seed<N>/, declared in sides.py, made by
+# the batch rule as scope hstcp/twoflow) and writes the tables.
 
 from __future__ import annotations
 
@@ -58,14 +58,14 @@ def series_table(block: Block, base: Path = Path()) -> pd.DataFrame:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the two-flow runs and write twoflow_runs.csv, twoflow_summary.csv, the series."""
+    """Write twoflow_runs.csv, twoflow_summary.csv and the series from the two-flow runs."""
     parser = argparse.ArgumentParser(prog="python -m bufrepro.studies.hstcp.twoflow")
     for name in ("config", "runs", "summary", "series"):
         parser.add_argument(f"--{name}", required=True)
     args = parser.parse_args(argv)
     # The workflow's validated config (every default filled in, checked).
     cfg: dict[str, Any] = configs.read_yaml(Path(args.config))
-    runs = runs_table(sides.run(cfg, "twoflow"))
+    runs = runs_table(sides.run_dirs(cfg["hstcp"], "twoflow"))
     runs.to_csv(args.runs, index=False, float_format=FLOAT_FORMAT)
     twoflow_summary(runs).to_csv(args.summary, index=False, float_format=FLOAT_FORMAT)
     series_table(cfg["hstcp"]).to_csv(args.series, index=False)
