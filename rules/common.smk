@@ -104,7 +104,7 @@ def batch_manifests(study):
 
 def _scope_inputs(text):
     chosen = SCOPES[text]
-    made = batch.scenario(CFG, chosen)
+    made = batch.bound(CFG, chosen)
     owner = str(chosen) if chosen.experiment else chosen.owner
     simulator = backends.get(made.backend, CFG)
     return {

@@ -1,4 +1,4 @@
-"""A scenario declaration: what an owner (a study, an experiment) runs on one simulator."""
+"""A declaration: what an owner (a study, an experiment) runs on one simulator."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ B = TypeVar("B")
 
 class Declaration(Generic[B]):
     """One owner's scenario on one simulator. Subclass it once per (owner, simulator); the
-    owner lists its declarations by simulator (Study.scenarios, Experiment.scenarios) and the
+    owner lists its declarations by simulator (Study.declarations, Experiment.declarations) and the
     engine makes every run's spec from them alone, the same way for a study on ns-2 or ns-3 and
     for an experiment. Each method receives what the owner plans from (`B`) and the run point.
     """

@@ -8,7 +8,7 @@ from typing import Any
 
 from bufrepro import backends, registry
 from bufrepro.backends.base import RunSpec
-from bufrepro.backends.factory import Scenario, spec
+from bufrepro.backends.factory import Bound, spec
 from bufrepro.backends.runall import execute_all
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.scope import Scope, parse
@@ -36,16 +36,16 @@ def scope(cfg: Mapping[str, Any], text: str) -> Scope:
     return parse(text, scopes(cfg))
 
 
-def scenario(cfg: Mapping[str, Any], chosen: Scope) -> Scenario:
+def bound(cfg: Mapping[str, Any], chosen: Scope) -> Bound:
     """The scenario of a scope's runs: its owner's declaration on its simulator, bound to what
     its runs are planned from."""
     if chosen.experiment:
-        return experiment_plan.scenario(experiment_plan.resolve(cfg, chosen.owner))
+        return experiment_plan.bound(experiment_plan.resolve(cfg, chosen.owner))
     if chosen.role == "side":
         side = registry.get(chosen.owner).sides()[chosen.side]
         setup = side.setup(cfg[chosen.owner])
-        return Scenario(chosen.owner, side.simulator, side.declaration, setup)
-    return plan.scenario(cfg, chosen.owner, chosen.simulator if chosen.role == "further" else "")
+        return Bound(chosen.owner, side.simulator, side.declaration, setup)
+    return plan.bound(cfg, chosen.owner, chosen.simulator if chosen.role == "further" else "")
 
 
 def batches(cfg: Mapping[str, Any], chosen: Scope) -> list[list[RunPoint]]:
@@ -60,7 +60,7 @@ def batches(cfg: Mapping[str, Any], chosen: Scope) -> list[list[RunPoint]]:
 
 def scope_specs(cfg: Mapping[str, Any], chosen: Scope, base: Path = Path()) -> list[RunSpec]:
     """Every run of a study's scope, as the factory makes it (the benchmark's floor)."""
-    made = scenario(cfg, chosen)
+    made = bound(cfg, chosen)
     return [spec(made, p, base) for b in batches(cfg, chosen) for p in b]
 
 
@@ -72,7 +72,7 @@ def batch_specs(cfg: Mapping[str, Any], chosen: Scope, batch: str) -> tuple[str,
     all_batches = batches(cfg, chosen)
     if index >= len(all_batches):
         raise ValueError(f"{chosen} has {len(all_batches)} batches; there is no {batch}")
-    made = scenario(cfg, chosen)
+    made = bound(cfg, chosen)
     return made.backend, [spec(made, p) for p in all_batches[index]]
 
 

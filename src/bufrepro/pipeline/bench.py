@@ -77,7 +77,7 @@ def run_costs(cfg: Mapping[str, Any], name: str, k: int, work: Path) -> dict[str
     backend = backends.get(study.own_simulator(), cfg)
     totals = dict.fromkeys(("floor_wall", "floor_cpu", "run_wall", "run_cpu"), 0.0)
     points = sample(study.runs(cfg[name]), k)
-    off = plan.scenario(cfg, name).declaration.untraced
+    off = plan.bound(cfg, name).declaration.untraced
     for i, point in enumerate(points):
         spec = plan.spec(cfg, point)
         fw, fc = floor_run(
@@ -231,7 +231,7 @@ def floor_all(
     for name in names:
         study = registry.get(name)
         backend = backends.get(study.own_simulator(), cfg)
-        off = plan.scenario(cfg, name).declaration.untraced
+        off = plan.bound(cfg, name).declaration.untraced
         specs = simulated(backend, all_specs(cfg, name, readings))
         totals[name] = len(specs)
         if (records := recorded(specs)) is not None:

@@ -9,8 +9,8 @@ from typing import Any
 
 from bufrepro import registry
 from bufrepro.backends.base import RunSpec
-from bufrepro.backends.factory import Scenario
-from bufrepro.backends.factory import spec as scenario_spec
+from bufrepro.backends.factory import Bound
+from bufrepro.backends.factory import spec as bound_spec
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Study
 
@@ -91,16 +91,16 @@ def batch_index(name: str) -> int:
     return int(name[1:])
 
 
-def scenario(cfg: Mapping[str, Any], name: str, backend: str = "") -> Scenario:
+def bound(cfg: Mapping[str, Any], name: str, backend: str = "") -> Bound:
     """The study's runs on `backend` (its own when empty): that simulator's declaration
-    (Study.scenarios) bound to the study's block as that simulator runs it."""
+    (Study.declarations) bound to the study's block as that simulator runs it."""
     study = registry.get(name)
     chosen = backend or study.own_simulator()
     own = chosen == study.own_simulator()
-    return Scenario(
+    return Bound(
         owner=name,
         backend=chosen,
-        declaration=study.scenarios()[chosen],
+        declaration=study.declarations()[chosen],
         setup=cfg[name] if own else simulator_block(cfg, name, chosen),
         record={} if own else {"simulator": chosen},
     )
@@ -108,4 +108,4 @@ def scenario(cfg: Mapping[str, Any], name: str, backend: str = "") -> Scenario:
 
 def spec(cfg: Mapping[str, Any], point: RunPoint, base: Path = Path()) -> RunSpec:
     """A study run's spec (scenario.spec of the study's scenario on the point's backend)."""
-    return scenario_spec(scenario(cfg, point.owner, point.backend), point, base)
+    return bound_spec(bound(cfg, point.owner, point.backend), point, base)

@@ -133,7 +133,7 @@ def rebuild(
     (factory.recorded): params.json (the template and its variables) and run.json (the parsers
     and their variables); the scope its folder (under results/) sits in gives the owner's
     declaration and its files' names."""
-    made = batch.scenario(cfg, scope_of(batch.scopes(cfg), params, meta, folder))
+    made = batch.bound(cfg, scope_of(batch.scopes(cfg), params, meta, folder))
     parser, _, side = str(meta["parser"]).partition(" + ")
     spec = factory.recorded(made, run_dir, params, parser, meta["parser_args"], side)
     return made.backend, spec

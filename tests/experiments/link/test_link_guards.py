@@ -163,7 +163,7 @@ def test_scaled_aqm_targets_cover_a_packets_time_and_reach_the_program() -> None
     exp = plan.resolve(cfg, "scaled")
     kind, blk = exp.kind, exp.setup
     point = run_points("scaled", kind, [("CoDel", 10)], [1])[0]
-    args = kind.scenarios()["ns3"].params(blk, point)
+    args = kind.declarations()["ns3"].params(blk, point)
     assert "Target=18ms" in args["queueAttr"].split(",")
     # the interval raised as much as the target (5 -> 18 ms): 100 -> 113 ms (CAKE's rule)
     assert "Interval=113ms" in args["queueAttr"].split(",")
@@ -183,5 +183,5 @@ def test_scaled_aqm_targets_cover_a_packets_time_and_reach_the_program() -> None
     assert "target 18 ms" in d["queue_notes"]["CoDel"]
     rfc = config("rfc", {**block, "aqm": {"targets": "rfc"}})
     rfc_point = run_points("rfc", kind, [("CoDel", 10)], [1])[0]
-    rfc_args = kind.scenarios()["ns3"].params(plan.resolve(rfc, "rfc").setup, rfc_point)
+    rfc_args = kind.declarations()["ns3"].params(plan.resolve(rfc, "rfc").setup, rfc_point)
     assert "Target=5ms" in rfc_args["queueAttr"].split(",")

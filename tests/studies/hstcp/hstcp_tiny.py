@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from bufrepro.backends.base import RunSpec
-from bufrepro.backends.factory import Scenario
+from bufrepro.backends.factory import Bound
 from bufrepro.kit.grid import RunPoint
 from bufrepro.pipeline import batch, configuration
 from bufrepro.studies.hstcp import STUDY
@@ -56,10 +56,10 @@ def point(block: dict[str, Any], queue: str, frac: float, seed: int, scen: str =
     )
 
 
-def side_scenario(block: dict[str, Any], kind: str) -> Scenario:
+def side_bound(block: dict[str, Any], kind: str) -> Bound:
     """The engine's scenario of hstcp's side runs of one kind (scope hstcp/<kind>)."""
     cfg = {"studies": ["hstcp"], "hstcp": block}
-    return batch.scenario(cfg, batch.scope(cfg, f"hstcp/{kind}"))
+    return batch.bound(cfg, batch.scope(cfg, f"hstcp/{kind}"))
 
 
 def side_specs(block: dict[str, Any], kind: str, base: Path = Path()) -> list[RunSpec]:

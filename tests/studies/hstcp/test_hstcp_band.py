@@ -7,7 +7,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from hstcp_tiny import side_scenario, tiny
+from hstcp_tiny import side_bound, tiny
 
 from bufrepro import backends
 from bufrepro.backends import factory
@@ -19,7 +19,7 @@ from bufrepro.studies.hstcp.params import axis_ratios, flows_bdp_pkts
 
 def spec(block: dict[str, Any], point: RunPoint, base: Path = Path()) -> RunSpec:
     """One band run's spec, made by the one factory from the band's declaration."""
-    return factory.spec(side_scenario(block, "band"), point, base)
+    return factory.spec(side_bound(block, "band"), point, base)
 
 
 def band_cfg(**over: Any) -> dict[str, Any]:

@@ -70,7 +70,7 @@ def test_the_bands_unpaced_run_at_the_grids_ratio_reuses_the_grid_run(tmp_path: 
     # metrics, as the rule file says.
     cfg = side_cfg()
     block = cfg["hstcp"]
-    grid = factory.Scenario("hstcp", "ns2", NS2, block)
+    grid = factory.Bound("hstcp", "ns2", NS2, block)
     first = factory.spec(grid, point(block, "DropTail", 0.1, 1), tmp_path)
     band = side_specs(block, "band", tmp_path)
     assert len(band) == 1

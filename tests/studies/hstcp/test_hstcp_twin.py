@@ -7,13 +7,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
-from hstcp_tiny import defaults, run_side, side_scenario, tiny
+from hstcp_tiny import defaults, run_side, side_bound, tiny
 
 from bufrepro.backends import factory
 from bufrepro.pipeline import configuration, crosssim, plan
 from bufrepro.studies.hstcp import STUDY, checks, sides, twin
 
-NS2 = STUDY.scenarios()["ns2"]
+NS2 = STUDY.declarations()["ns2"]
 
 
 def _cells(points: list[object]) -> set[tuple[object, ...]]:
@@ -28,7 +28,7 @@ def test_the_default_twins_every_droptail_cell_ns3_runs() -> None:
     # Outside the grid: its own folder, and the grid never runs the scaled scenario.
     assert all(p.run_dir.startswith("results/hstcp/twin/s1_50mbps/") for p in points)
     assert "s1_50mbps" not in {p.get("scenario") for p in STUDY.runs(cfg["hstcp"])}
-    spec = factory.spec(side_scenario(cfg["hstcp"], "twin"), points[0])
+    spec = factory.spec(side_bound(cfg["hstcp"], "twin"), points[0])
     assert spec.record["params"]["bottleneck_mbps"] == 50
     assert (spec.scenario, spec.parser, spec.stream) == (NS2.template, NS2.parser, NS2.stream)
 

@@ -11,7 +11,7 @@ from hstcp_tiny import defaults, run_side, side_specs, tiny
 
 from bufrepro.studies.hstcp import STUDY, sides, twoflow
 
-NS2 = STUDY.scenarios()["ns2"]
+NS2 = STUDY.declarations()["ns2"]
 
 
 def test_records_under_and_over_buffered() -> None:

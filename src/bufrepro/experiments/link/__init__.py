@@ -8,9 +8,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from bufrepro.experiments.link import guards, ns3, scenario, scenarios
+from bufrepro.experiments.link import declarations, guards, ns3, scenario
+from bufrepro.experiments.link.declarations import red_threshold
 from bufrepro.experiments.link.scenario import Setup
-from bufrepro.experiments.link.scenarios import red_threshold
 from bufrepro.experiments.link.tables import CCS, backend_of, cc_problem, queue_problem
 from bufrepro.kit import prose, units
 from bufrepro.kit.declaration import Declaration
@@ -249,9 +249,9 @@ class LinkExperiment(Experiment[Setup]):
             )
         return out
 
-    def scenarios(self) -> Mapping[str, Declaration[Setup]]:
-        """ns-2's template (Debian's ns) and ns-3's program (scenarios.py)."""
-        return scenarios.SCENARIOS
+    def declarations(self) -> Mapping[str, Declaration[Setup]]:
+        """ns-2's template (Debian's ns) and ns-3's program (declarations.py)."""
+        return declarations.DECLARATIONS
 
 
 KIND = LinkExperiment()

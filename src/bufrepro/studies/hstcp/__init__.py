@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from bufrepro.kit.declaration import Declaration, Side
 from bufrepro.kit.study import Block, Study, Tables
-from bufrepro.studies.hstcp import checks, params, scenarios
+from bufrepro.studies.hstcp import checks, declarations, params
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -162,9 +162,9 @@ class Hstcp(Study):
 
         return sides.SIDES
 
-    def scenarios(self) -> Mapping[str, Declaration[Block]]:
-        """ns-2 (its own: the paper ran ns-2) and ns-3 (scenarios.py)."""
-        return scenarios.SCENARIOS
+    def declarations(self) -> Mapping[str, Declaration[Block]]:
+        """ns-2 (its own: the paper ran ns-2) and ns-3 (declarations.py)."""
+        return declarations.DECLARATIONS
 
     def compare(self, block: Block, tables: Tables) -> dict[str, pd.DataFrame]:
         """diff, claims, model and model_vs_sim (compare.py); consistency (consistency.py)."""

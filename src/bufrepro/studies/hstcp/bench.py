@@ -42,8 +42,8 @@ from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.paths import REPO_ROOT
 from bufrepro.kit.study import Block
 from bufrepro.studies.hstcp.checks import check
+from bufrepro.studies.hstcp.declarations import NS2
 from bufrepro.studies.hstcp.params import KEYS, STREAM
-from bufrepro.studies.hstcp.scenarios import NS2
 
 CONFIG_DIR = REPO_ROOT / "config"
 # Where GNU time writes the simulator's peak resident memory (KB), in the run folder.
@@ -160,7 +160,7 @@ def measure(job: Callable[[], dict[str, Any]], where: Path) -> dict[str, Any]:
 def spec_for(block: Block, point: RunPoint, level: str, where: Path) -> RunSpec:
     """The run's spec as the pipeline makes it (the one factory, the grid's declaration), at
     another trace level, in folder `where`."""
-    made = factory.Scenario("hstcp", "ns2", NS2, {**block, "trace_level": level})
+    made = factory.Bound("hstcp", "ns2", NS2, {**block, "trace_level": level})
     return dataclasses.replace(factory.spec(made, point), run_dir=where)
 
 

@@ -18,7 +18,7 @@ from bufrepro.backends.fingerprint import fingerprint
 from bufrepro.kit.declaration import Block, Side
 from bufrepro.kit.grid import RunPoint
 from bufrepro.studies.hstcp import params
-from bufrepro.studies.hstcp.scenarios import NS2, Ns2
+from bufrepro.studies.hstcp.declarations import NS2, Ns2
 
 # The two-flow cases of Figs. 5-6: under- and over-buffered.
 CASES = ("under", "over")

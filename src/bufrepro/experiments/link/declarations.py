@@ -143,4 +143,4 @@ class Ns3(_Link):
         return ns3.arguments(name_of(point), link, point, red_args, ns3.targets(link, how))
 
 
-SCENARIOS: Mapping[str, Declaration[Setup]] = MappingProxyType({"ns2": Ns2(), "ns3": Ns3()})
+DECLARATIONS: Mapping[str, Declaration[Setup]] = MappingProxyType({"ns2": Ns2(), "ns3": Ns3()})

@@ -58,4 +58,4 @@ class Ns3(OnBlock):
 
 
 NS2 = Ns2()
-SCENARIOS: Mapping[str, Declaration[Block]] = MappingProxyType({"ns2": NS2, "ns3": Ns3()})
+DECLARATIONS: Mapping[str, Declaration[Block]] = MappingProxyType({"ns2": NS2, "ns3": Ns3()})
