@@ -8,7 +8,7 @@ from typing import Any
 
 from bufrepro.backends.fingerprint import fingerprint
 from bufrepro.experiments.link import ns3
-from bufrepro.experiments.link.scenario import CBR_PACKET_BYTES, OTHER_QUEUE_PKTS, Setup
+from bufrepro.experiments.link.parsed import CBR_PACKET_BYTES, OTHER_QUEUE_PKTS, Setup
 from bufrepro.kit import units
 from bufrepro.kit.declaration import Declaration
 from bufrepro.kit.experiment import name_of
