@@ -9,6 +9,8 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from bufrepro.kit.grid import RunPoint
 
+# The program arguments that switch an ns-3 program's stream off (ns3/*.cc's --trace).
+NS3_UNTRACED: Mapping[str, Any] = MappingProxyType({"trace": "none"})
 # A study's validated config block (as one simulator runs it).
 Block = Mapping[str, Any]
 # What an owner plans its runs from: a study's block, an experiment kind's parsed setup.
@@ -41,7 +43,8 @@ class Declaration(Generic[B]):
     # The simulator's options for these runs, e.g. {"build": "patched"} (ns-2 with the
     # project's patches).
     options: ClassVar[Mapping[str, str]] = MappingProxyType({})
-    # Template variables that switch the scenario's tracing off: the benchmark's floor.
+    # Template variables (or program arguments) that switch the scenario's stream off: the
+    # benchmarks' floor (an ns-3 program's: {"trace": "none"}, NS3_UNTRACED).
     untraced: ClassVar[Mapping[str, Any]] = MappingProxyType({"trace_level": "none"})
 
     def params(self, setup: B, point: RunPoint) -> dict[str, Any]:

@@ -75,7 +75,6 @@ class Timed:
         self.name = inner.name
         self.parsers = inner.parsers
         self.queues = inner.queues
-        self.untraced = inner.untraced
 
     def scenario(self, spec: RunSpec) -> tuple[str, str]:
         """The inner backend's scenario."""

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from bufrepro.kit.declaration import Block, Declaration, OnBlock
+from bufrepro.kit.declaration import NS3_UNTRACED, Block, Declaration, OnBlock
 from bufrepro.kit.grid import RunPoint
 from bufrepro.studies.hstcp import params
 
@@ -36,6 +36,7 @@ class Ns2(OnBlock):
 class Ns3(OnBlock):
     """ns3/hstcp.cc: writes the same stream, read by the same parser."""
 
+    untraced = NS3_UNTRACED
     template = "hstcp"
     parser = params.PARSER
     stream = params.STREAM
