@@ -57,7 +57,7 @@ onstart:
 if workflow.is_main_process:
     for _line in announce.plan_lines(
         STUDIES,
-        {s: sum(len(b) for b in BATCHES[s]) for s in STUDIES},
+        {s: sum(len(b) for b in SCOPE_BATCHES[s]) for s in STUDIES},
         EXPERIMENTS,
         workflow.config_settings.overwrite_config,
         registry.names(),

@@ -34,19 +34,16 @@ for _file in configuration.profile_files(str(config.get("profile") or "")):
 configuration.check_files(workflow.configfiles)
 CFG = configuration.validate(config)
 STUDIES = CFG["studies"]
-BATCHES = {s: plan.batches(CFG, s) for s in STUDIES}
 # Further simulators per study (config key simulators): their runs, tables and the
 # cross-simulator table (rules/simulators.smk).
 OTHER_SIMULATORS = {s: plan.other_simulators(CFG, s) for s in STUDIES}
-OTHER_BATCHES = {
-    (s, b): plan.batches(CFG, s, b) for s in STUDIES for b in OTHER_SIMULATORS[s]
-}
 # The further simulator that runs queues beyond a study's grid ("" if none): the report's
 # today's-queues section (rules/queues.smk).
 QUEUE_BACKEND = {s: plan.queue_backend(CFG, s) for s in STUDIES}
 BACKENDS = sorted(
     {registry.get(s).own_simulator() for s in STUDIES}
     | {b for s in STUDIES for b in OTHER_SIMULATORS[s]}
+    | {side.simulator for s in STUDIES for side in registry.get(s).sides().values()}
 )
 # Rule files found by name: each selected study's and each used backend's, where they exist.
 RULE_FILES = [
@@ -60,13 +57,20 @@ RULE_FILES = [
 
 
 EXPERIMENTS = sorted(CFG.get("experiments", {}))
-# Every batch's owner and simulator, as its folder under results/ names them (the one batch
-# rule, rules/simulate.smk): <study>, <study>/<further simulator>, experiments/<name>.
-BATCH_SCOPES = [
-    *STUDIES,
-    *(f"{s}/{b}" for s in STUDIES for b in OTHER_SIMULATORS[s]),
-    *(f"{batch.EXPERIMENTS}{e}" for e in EXPERIMENTS),
-]
+# Every batch's scope (kit.scope.Scope: owner, simulator, role), planned once: each study on its
+# own simulator and on each further one, its side runs, each experiment. Its text is its folder
+# under results/ (the one batch rule's {scope}, rules/simulate.smk).
+SCOPES = {str(s): s for s in batch.scopes(CFG)}
+BATCH_SCOPES = list(SCOPES)
+# The batches of each study's scope (an experiment's are staged: rules/experiments*).
+SCOPE_BATCHES = {
+    t: batch.batches(CFG, s) for t, s in SCOPES.items() if not s.experiment
+}
+
+
+def experiment_scope(name):
+    """The scope of an experiment's batches (experiments/<name>)."""
+    return next(s for s in SCOPES.values() if s.experiment and s.owner == name)
 
 
 def owner_config(name, experiment=False):
@@ -85,25 +89,31 @@ def manifests(scope, names):
     return [f"results/{scope}/batches/{n}.tsv" for n in names]
 
 
+def scope_manifests(text):
+    """The manifest of every batch of a study's scope (its text: <study>, <study>/<further
+    simulator>, <study>/<side>)."""
+    return manifests(
+        text, [plan.batch_name(i) for i in range(len(SCOPE_BATCHES[text]))]
+    )
+
+
 def batch_manifests(study):
-    """The manifest of every batch of a study."""
-    return manifests(study, [plan.batch_name(i) for i in range(len(BATCHES[study]))])
+    """The manifest of every batch of a study on its own simulator."""
+    return scope_manifests(study)
 
 
-def _scope_inputs(scope):
-    chosen = batch.scenario(CFG, scope)
-    if scope.startswith(batch.EXPERIMENTS):
-        config = f"results/{scope}/config.yaml"
-    else:
-        config = f"results/{scope.partition('/')[0]}/config.yaml"
-    made = backends.get(chosen.backend, CFG)
+def _scope_inputs(text):
+    chosen = SCOPES[text]
+    made = batch.bound(CFG, chosen)
+    owner = str(chosen) if chosen.experiment else chosen.owner
+    simulator = backends.get(made.backend, CFG)
     return {
-        "config": config,
+        "config": f"results/{owner}/config.yaml",
         # The files the backend renders the scenario from and those its parsers read (both as
         # the backend says), and what it needs first (e.g. ns-3's build record).
-        "template": made.scenario_files(chosen.template),
-        "parsers": made.parsers.files(chosen.parsers),
-        "backend": made.requires(chosen.options),
+        "template": simulator.scenario_files(made.template),
+        "parsers": simulator.parsers.files(made.parsers),
+        "backend": simulator.requires(made.options),
     }
 
 
@@ -115,7 +125,7 @@ def batch_inputs(wildcards):
     and an experiment's refining buffers for its refine stage."""
     out = dict(BATCH_INPUTS[wildcards.scope])
     if wildcards.batch.startswith("refine-"):
-        name = wildcards.scope[len(batch.EXPERIMENTS) :]
+        name = SCOPES[wildcards.scope].owner
         out["refine"] = str(experiment_plan.refine_file(name))
     return out
 
@@ -123,7 +133,12 @@ def batch_inputs(wildcards):
 def batch_threads(wildcards):
     """A batch's threads: an experiment's batch runs its runs on every core the workflow has
     (one job, one Python start-up, a stage), a study's batch one at a time."""
-    return workflow.cores if wildcards.scope.startswith(batch.EXPERIMENTS) else 1
+    return workflow.cores if SCOPES[wildcards.scope].experiment else 1
+
+
+def side_manifests(study, side):
+    """The manifest of every batch of a study's side runs of one kind (Study.sides)."""
+    return scope_manifests(f"{study}/{side}")
 
 
 def figure_files(study):
@@ -140,8 +155,7 @@ def shown_table_files(study):
 
 def other_batch_manifests(study, backend):
     """The manifest of every batch of a study on a further simulator."""
-    names = [plan.batch_name(i) for i in range(len(OTHER_BATCHES[(study, backend)]))]
-    return manifests(f"{study}/{backend}", names)
+    return scope_manifests(f"{study}/{backend}")
 
 
 def cross_sim_files(study):

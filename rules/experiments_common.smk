@@ -11,7 +11,7 @@ def experiment_manifests(name, stage):
         return []
     n = experiment_plan.n_batches(exp, n_runs)
     return manifests(
-        f"{batch.EXPERIMENTS}{name}",
+        experiment_scope(name),
         [f"{stage}-{plan.batch_name(i)}" for i in range(n)],
     )
 

@@ -33,8 +33,8 @@ pytestmark = [
 SCRIPT = repro.INFRA / "slurm.sh"
 # "Job 12 has been submitted with SLURM jobid 7 (log: .../slurm_logs/rule_run_batch/.../7.log)."
 SUBMITTED = re.compile(r"has been submitted with SLURM jobid (\d+) \(log: .*?slurm_logs/([^/]+)/")
-# The only rules that go to the cluster: batches of runs, hstcp's two-flow runs and band.
-CLUSTER_RULES = {"rule_run_batch", "rule_run_twoflow", "rule_run_band", "rule_run_twin"}
+# The only rule that goes to the cluster: batches of runs (hstcp's side runs included).
+CLUSTER_RULES = {"rule_run_batch"}
 BATCHES = re.compile(r"^run_batch\s+(\d+)\s*$", re.MULTILINE)
 TOTAL = re.compile(r"^total\s+(\d+)\s*$", re.MULTILINE)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 from bufrepro.backends.awk import AWK
@@ -28,7 +27,6 @@ class Fake:
     name = "fake"
     parsers = AWK
     queues = ("DropTail",)
-    untraced: Mapping[str, str] = MappingProxyType({"quiet": "1"})
 
     def scenario(self, spec: RunSpec) -> tuple[str, str]:
         """scenario.awk from the record's params."""

@@ -136,7 +136,7 @@ def test_an_unknown_trace_level_fails_before_any_run_naming_the_key() -> None:
 def test_the_tally_gets_exactly_the_parsers_text() -> None:
     cfg = config("tally")
     study = registry.get("vegas")
-    ns2 = study.scenarios()["ns2"]
+    ns2 = study.declarations()["ns2"]
     point = study.runs(cfg["vegas"])[0]
     params, args = ns2.params(cfg["vegas"], point), ns2.parse_args(cfg["vegas"], point)
     assert dict(params["tally_params"]) == {k: str(args[k]) for k in tally.MIXED_PARAMS}

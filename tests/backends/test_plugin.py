@@ -41,7 +41,8 @@ def test_a_third_simulator_is_found_and_satisfies_the_protocol(third: str) -> No
     assert backends.names() == ["fake", "ns2", "ns3"]
     made = backends.get(third, {})
     members = [*Backend.__annotations__, *(n for n in vars(Backend) if not n.startswith("_"))]
-    assert {"queues", "untraced", "missing", "server", "scenario"} <= set(members)
+    assert {"queues", "missing", "server", "scenario"} <= set(members)
+    assert "untraced" not in members  # a declaration says it (Declaration.untraced)
     assert made.name == third and all(hasattr(made, m) for m in members)
     assert backends.queues(third) == ("DropTail",) and backends.missing(third) == ""
 

@@ -180,7 +180,7 @@ def test_the_tally_program_prints_what_the_study_program_prints_and_refuses_a_te
     counted = made["tally"]
     assert (
         counted.parser
-        == registry.get(study).scenarios()["ns2"].tally_parser
+        == registry.get(study).declarations()["ns2"].tally_parser
         == f"{study}/{study}_tally.awk"
     )
     env = {**os.environ, **PARSER_ENV}
@@ -192,7 +192,7 @@ def test_the_tally_program_prints_what_the_study_program_prints_and_refuses_a_te
             check=False,
             env=env,
         )
-        for program in (counted.parser, registry.get(study).scenarios()["ns2"].parser)
+        for program in (counted.parser, registry.get(study).declarations()["ns2"].parser)
     ]
     assert [o.returncode for o in outputs] == [0, 0], outputs[0].stderr
     assert outputs[0].stdout == outputs[1].stdout and b"acct_ok\t1" in outputs[0].stdout

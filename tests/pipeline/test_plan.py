@@ -60,9 +60,9 @@ def test_spec_holds_record_and_parser_variables(tiny_cfg: dict[str, Any]) -> Non
 def test_every_discovered_study_is_a_complete_plug_in() -> None:
     for name, study in registry.discover().items():
         assert isinstance(study, Study) and study.name == name
-        own = study.scenarios()[study.own_simulator()]
+        own = study.declarations()[study.own_simulator()]
         assert own.template.startswith(f"{name}/") and own.parser.startswith(f"{name}/")
-        assert study.simulators() == tuple(study.scenarios())
+        assert study.simulators() == tuple(study.declarations())
         assert study.figures and study.reported and study.grid_keys
 
 
@@ -79,16 +79,16 @@ def _program_files(simulator: str, declaration: Declaration[Any]) -> list[Any]:
     return [source, *(REPO / "awk" / p for p in declaration.parsers())]
 
 
-def test_every_owner_declares_its_runs_per_simulator_in_scenarios_py() -> None:
-    # docs/contributing.md, "Add a study": Study keeps its science; scenarios.py its runs.
+def test_every_owner_declares_its_runs_per_simulator_in_declarations_py() -> None:
+    # docs/contributing.md, "Add a study": Study keeps its science; declarations.py its runs.
     assert not [m for m in PLANNING if hasattr(Study, m) or hasattr(Experiment, m)]
     owners: list[tuple[str, Any]] = [
-        (f"studies.{n}", s.scenarios()) for n, s in registry.discover().items()
+        (f"studies.{n}", s.declarations()) for n, s in registry.discover().items()
     ]
-    owners.append(("experiments.link", registry.kind("link").scenarios()))
+    owners.append(("experiments.link", registry.kind("link").declarations()))
     for package, declared in owners:
-        module = importlib.import_module(f"bufrepro.{package}.scenarios")
-        assert declared is module.SCENARIOS, package
+        module = importlib.import_module(f"bufrepro.{package}.declarations")
+        assert declared is module.DECLARATIONS, package
         for simulator, declaration in declared.items():
             assert simulator in backends.names() and isinstance(declaration, Declaration)
             missing = [f for f in _program_files(simulator, declaration) if not f.is_file()]

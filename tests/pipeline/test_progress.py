@@ -131,7 +131,7 @@ def test_every_study_runs_untraced_for_the_benchmark_floor(
     for name in registry.names():
         study = registry.get(name)
         point = study.runs(cfg[name])[0]
-        spec = bench.untraced(plan.spec(cfg, point), plan.scenario(cfg, name).declaration.untraced)
+        spec = bench.untraced(plan.spec(cfg, point), plan.bound(cfg, name).declaration.untraced)
         spec = dataclasses.replace(spec, run_dir=tmp_path / name)
         wall, cpu = bench.floor_run(backends.get(study.own_simulator(), cfg), spec)
         assert wall > 0 and cpu > 0

@@ -83,8 +83,6 @@ class Backend(Protocol):
     parsers: Parsers
     # The bottleneck queues its scenarios implement, by the config's names (its one table).
     queues: tuple[str, ...]
-    # Scenario variables that switch its stream off (the benchmark's floor); may be empty.
-    untraced: Mapping[str, str]
 
     def missing(self) -> str:
         """Why it cannot run on this machine, naming what to install ("" when it can)."""

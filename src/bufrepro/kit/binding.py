@@ -48,12 +48,11 @@ def inputs_current(run_dir: Path, record: dict[str, Any]) -> bool:
         return False
 
 
-def read_params(run_dir: Path, meta: dict[str, Any], swept: bool = True) -> dict[str, Any]:
+def read_params(run_dir: Path, meta: dict[str, Any]) -> dict[str, Any]:
     """A run's params.json, bound: its sha256 is run.json's params_sha256, the scenario's is
     scenario_sha256, its swept values and seed are those of the folder it sits in and its
     fingerprint is run.json's. Raises checks.BadRunFiles naming the run, the file and the
-    command that remakes it. swept=False: the folder names the seed only (hstcp's two-flow
-    runs: results/hstcp/twoflow/CASE/seedN)."""
+    command that remakes it."""
     path = run_dir / "params.json"
     redo = f"remake it by running the workflow again, or by hand: {meta.get('command', '?')}"
     try:
@@ -69,7 +68,7 @@ def read_params(run_dir: Path, meta: dict[str, Any], swept: bool = True) -> dict
         raise checks.BadRunFiles(f"{path}: not JSON: {err}") from None
     if not isinstance(params, dict):
         raise checks.BadRunFiles(f"{path}: not a JSON object")
-    problems = folder_problems(run_dir, params, swept) + _fingerprint_problems(meta, params)
+    problems = folder_problems(run_dir, params) + _fingerprint_problems(meta, params)
     if problems:
         raise checks.BadRunFiles(f"run {run_dir}: {'; '.join(problems)}; {redo}")
     return params
@@ -95,7 +94,7 @@ def _digest_problems(run_dir: Path, meta: dict[str, Any], params: bytes) -> list
     return problems
 
 
-def folder_problems(run_dir: Path, params: dict[str, Any], swept: bool = True) -> list[str]:
+def folder_problems(run_dir: Path, params: dict[str, Any]) -> list[str]:
     """The swept values and seed of params.json against the folder's names: the last folder
     is seed<N>, and each swept value ends one of the folders just above it (bw0.5, buf10).
     A folder not named seed<N> is no folder of the plan (aggregation reads the plan's): not
@@ -105,8 +104,6 @@ def folder_problems(run_dir: Path, params: dict[str, Any], swept: bool = True) -
         return []  # not a folder of the plan (a test's or a tool's scratch run): no names
     if run_dir.name != f"seed{seed}":
         return [f"params.json's seed {seed} is not its folder's ({run_dir.name})"]
-    if not swept:
-        return []
     values = sorted(
         (fmt(v) for k, v in params.items() if k not in NOT_SWEPT), key=len, reverse=True
     )

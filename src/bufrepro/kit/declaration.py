@@ -1,13 +1,16 @@
-"""A scenario declaration: what an owner (a study, an experiment) runs on one simulator."""
+"""A declaration: what an owner (a study, an experiment) runs on one simulator."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar, Generic, TypeVar
 
 from bufrepro.kit.grid import RunPoint
 
+# The program arguments that switch an ns-3 program's stream off (ns3/*.cc's --trace).
+NS3_UNTRACED: Mapping[str, Any] = MappingProxyType({"trace": "none"})
 # A study's validated config block (as one simulator runs it).
 Block = Mapping[str, Any]
 # What an owner plans its runs from: a study's block, an experiment kind's parsed setup.
@@ -16,7 +19,7 @@ B = TypeVar("B")
 
 class Declaration(Generic[B]):
     """One owner's scenario on one simulator. Subclass it once per (owner, simulator); the
-    owner lists its declarations by simulator (Study.scenarios, Experiment.scenarios) and the
+    owner lists its declarations by simulator (Study.declarations, Experiment.declarations) and the
     engine makes every run's spec from them alone, the same way for a study on ns-2 or ns-3 and
     for an experiment. Each method receives what the owner plans from (`B`) and the run point.
     """
@@ -40,7 +43,8 @@ class Declaration(Generic[B]):
     # The simulator's options for these runs, e.g. {"build": "patched"} (ns-2 with the
     # project's patches).
     options: ClassVar[Mapping[str, str]] = MappingProxyType({})
-    # Template variables that switch the scenario's tracing off: the benchmark's floor.
+    # Template variables (or program arguments) that switch the scenario's stream off: the
+    # benchmarks' floor (an ns-3 program's: {"trace": "none"}, NS3_UNTRACED).
     untraced: ClassVar[Mapping[str, Any]] = MappingProxyType({"trace_level": "none"})
 
     def params(self, setup: B, point: RunPoint) -> dict[str, Any]:
@@ -74,3 +78,15 @@ class OnBlock(Declaration[Block]):
         if self.tally_parser and setup.get("trace_level") == "tally":
             return self.tally_parser
         return self.parser
+
+
+@dataclass(frozen=True)
+class Side:
+    """A study's side runs of one kind (e.g. hstcp's two-flow runs): a declaration on one
+    simulator, the block it plans from, and its run points (each in its own folder, RunPoint
+    folder). They run as a scope of the one batch rule, as the study's grid does."""
+
+    simulator: str
+    declaration: Declaration[Block]
+    setup: Callable[[Block], Block]
+    points: Callable[[Block], list[RunPoint]]

@@ -32,7 +32,7 @@ class Experiment(Generic[S]):
     Unlike a Study it declares no published table: no diff, claims, coverage or readings stage
     can be asked of it, because it has none of those methods. Its one axis is searched
     (pipeline/experiments/search.py) for each value of `series` (e.g. the queue); it says what
-    one run is on each simulator (scenarios) and what it expects of the answer (checks on its
+    one run is on each simulator (declarations) and what it expects of the answer (checks on its
     own inputs).
     """
 
@@ -46,13 +46,13 @@ class Experiment(Generic[S]):
     required: ClassVar[tuple[str, ...]] = ()
 
     def backend_for(self, block: Block) -> str:
-        """The simulator that runs this block (a key of scenarios(); default: the first)."""
-        return next(iter(self.scenarios()))
+        """The simulator that runs this block (a key of declarations(); default: the first)."""
+        return next(iter(self.declarations()))
 
-    def scenarios(self) -> Mapping[str, Declaration[S]]:
-        """Each simulator the kind runs on, with its scenario declaration (kit.declaration):
+    def declarations(self) -> Mapping[str, Declaration[S]]:
+        """Each simulator the kind runs on, with its declaration (kit.declaration):
         what one run is there, planned from the kind's setup."""
-        raise NotImplementedError(f"{self.kind}: scenarios()")
+        raise NotImplementedError(f"{self.kind}: declarations()")
 
     def check(self, where: str, block: Block) -> list[str]:
         """Config problems the schema cannot see, each naming its key (none by default)."""

@@ -27,6 +27,9 @@ class RunPoint:
     labels: tuple[str, ...] = ()
     # A simulator beside the owner's own (e.g. "ns3"): its runs live in results/OWNER/BACKEND/.
     backend: str = ""
+    # The folder of the owner's runs of this kind: "runs" (its grid), or a side run's own (hstcp's
+    # "twoflow", "band", "twin"): results/OWNER[/BACKEND]/FOLDER/...
+    folder: str = "runs"
 
     def get(self, key: str) -> Any:
         """The value of one swept key."""
@@ -38,7 +41,7 @@ class RunPoint:
         labels = self.labels or tuple(k for k, _ in self.values)
         parts = [f"{label}{fmt(v)}" for label, (_, v) in zip(labels, self.values, strict=True)]
         where = [self.owner, self.backend] if self.backend else [self.owner]
-        return "/".join(["results", *where, "runs", *parts, f"seed{self.seed}"])
+        return "/".join(["results", *where, self.folder, *parts, f"seed{self.seed}"])
 
     def as_dict(self) -> dict[str, Any]:
         """Swept values plus owner (on disk its key is "study", as params.json has it) and seed."""

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from bufrepro.kit import grid
 from bufrepro.kit.declaration import Block as Block
-from bufrepro.kit.declaration import Declaration
+from bufrepro.kit.declaration import Declaration, Side
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -23,7 +23,7 @@ class Study:
 
     Every method receives the study's validated config block. The engine calls these methods and
     never names a study; a study never imports another study, the registry or the pipeline.
-    What it runs on each simulator it declares in scenarios(). Files of a study live in one
+    What it runs on each simulator it declares in declarations(). Files of a study live in one
     place per layer: config/<name>.yaml (+ .schema.yaml), tcl/<name>/, awk/<name>/,
     rules/studies/<name>.smk (optional), published/<name>.csv, report/captions/<name>/ and
     tests/studies/<name>/.
@@ -93,21 +93,21 @@ class Study:
         """Config problems the schema cannot see, each naming its key (none by default)."""
         return []
 
-    def side_runs(self, cfg: Mapping[str, Any]) -> list[Any]:
-        """Run specs (backends.base.RunSpec) the study's own rules make beside its grid, such as
-        hstcp's two-flow runs: the benchmark's floor counts them (none by default)."""
-        return []
+    def sides(self) -> Mapping[str, Side]:
+        """The study's side runs beside its grid, by kind (hstcp's two-flow runs, ...): each a
+        declaration with its own points, run by the one batch rule (none by default)."""
+        return {}
 
     # -- its runs ---------------------------------------------------------------------------
-    def scenarios(self) -> Mapping[str, Declaration[Block]]:
+    def declarations(self) -> Mapping[str, Declaration[Block]]:
         """Each simulator the study runs on, its own first (the one its published comparison
-        is made on), with that simulator's scenario declaration (kit.declaration); the config
+        is made on), with that simulator's declaration (kit.declaration); the config
         key simulators.<study> picks which run."""
-        raise NotImplementedError(f"{self.name}: scenarios()")
+        raise NotImplementedError(f"{self.name}: declarations()")
 
     def simulators(self) -> tuple[str, ...]:
         """Every simulator the study can run on, its own first."""
-        return tuple(self.scenarios())
+        return tuple(self.declarations())
 
     def own_simulator(self) -> str:
         """The simulator of the study's published comparison (results/<name>/runs/)."""

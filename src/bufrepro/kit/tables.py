@@ -83,16 +83,16 @@ def _bound_text(run_dir: Path, meta: dict[str, Any]) -> str:
     return text
 
 
-def read_params(run_dir: Path, swept: bool = True) -> dict[str, Any]:
+def read_params(run_dir: Path) -> dict[str, Any]:
     """A run's params.json, bound to its run.json and its folder (binding.read_params)."""
-    return binding.read_params(run_dir, read_record(run_dir), swept)
+    return binding.read_params(run_dir, read_record(run_dir))
 
 
-def read_bound_metrics(run_dir: Path, swept: bool = True) -> dict[str, float]:
+def read_bound_metrics(run_dir: Path) -> dict[str, float]:
     """A run's metrics.tsv (read_metrics), only if it and params.json are the run's own."""
     meta = read_record(run_dir)
     _bound_text(run_dir, meta)
-    binding.read_params(run_dir, meta, swept)
+    binding.read_params(run_dir, meta)
     return read_metrics(run_dir / "metrics.tsv")
 
 

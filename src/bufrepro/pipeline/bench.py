@@ -18,7 +18,7 @@ from bufrepro import backends, registry
 from bufrepro.backends import servers
 from bufrepro.backends.base import RunSpec, execute, reuse_key, write_inputs
 from bufrepro.kit.grid import RunPoint
-from bufrepro.pipeline import plan
+from bufrepro.pipeline import batch, plan
 
 # The benchmark of every study (`python -m bufrepro.cli bench`): sampled runs against their
 # untraced floor, and the workflow against its runs. It has one sibling on purpose,
@@ -77,7 +77,7 @@ def run_costs(cfg: Mapping[str, Any], name: str, k: int, work: Path) -> dict[str
     backend = backends.get(study.own_simulator(), cfg)
     totals = dict.fromkeys(("floor_wall", "floor_cpu", "run_wall", "run_cpu"), 0.0)
     points = sample(study.runs(cfg[name]), k)
-    off = plan.scenario(cfg, name).declaration.untraced
+    off = plan.bound(cfg, name).declaration.untraced
     for i, point in enumerate(points):
         spec = plan.spec(cfg, point)
         fw, fc = floor_run(
@@ -114,11 +114,13 @@ def reading_specs(cfg: Mapping[str, Any], name: str) -> list[RunSpec]:
 
 
 def all_specs(cfg: Mapping[str, Any], name: str, readings: bool = True) -> list[RunSpec]:
-    """The study's grid runs, its own rules' runs, then (unless readings is False) its readings'
+    """The study's grid runs, its side runs, then (unless readings is False) its readings'
     distinct runs: every run the workflow makes."""
     study = registry.get(name)
     grid = [plan.spec(cfg, point) for point in study.runs(cfg[name])]
-    return grid + list(study.side_runs(cfg)) + (reading_specs(cfg, name) if readings else [])
+    side = [c for c in batch.scopes(cfg) if c.owner == name and c.role == "side"]
+    sides = [spec for c in side for spec in batch.scope_specs(cfg, c)]
+    return grid + sides + (reading_specs(cfg, name) if readings else [])
 
 
 def simulated(backend: Any, specs: Sequence[RunSpec]) -> list[RunSpec]:
@@ -229,7 +231,7 @@ def floor_all(
     for name in names:
         study = registry.get(name)
         backend = backends.get(study.own_simulator(), cfg)
-        off = plan.scenario(cfg, name).declaration.untraced
+        off = plan.bound(cfg, name).declaration.untraced
         specs = simulated(backend, all_specs(cfg, name, readings))
         totals[name] = len(specs)
         if (records := recorded(specs)) is not None:

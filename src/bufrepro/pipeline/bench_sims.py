@@ -36,7 +36,7 @@ def rows(cfg: Mapping[str, Any], name: str, work: Path) -> list[dict[str, Any]]:
     out = []
     for other in plan.other_simulators(cfg, name):
         sim = backends.get(other, cfg)
-        off = dict(sim.untraced)
+        off = dict(plan.bound(cfg, name, other).declaration.untraced)
         for point in (p for b in plan.batches(cfg, name, other) for p in b):
             if point.seed != cfg[name]["seeds"][0]:
                 continue

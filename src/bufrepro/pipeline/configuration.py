@@ -189,7 +189,7 @@ def _simulator_problems(cfg: Mapping[str, Any]) -> list[str]:
         for b in (b for b in sims if b in allowed):
             block = plan.simulator_block(cfg, name, b) if b != own else cfg[name]
             problems += _backend_problems(name, block, b, allowed, queues.get(b))
-            problems += study.scenarios()[b].check(block)
+            problems += study.declarations()[b].check(block)
     return problems
 
 

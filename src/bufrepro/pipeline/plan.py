@@ -9,10 +9,10 @@ from typing import Any
 
 from bufrepro import registry
 from bufrepro.backends.base import RunSpec
+from bufrepro.backends.factory import Bound
+from bufrepro.backends.factory import spec as bound_spec
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Study
-from bufrepro.pipeline.scenario import Scenario
-from bufrepro.pipeline.scenario import spec as scenario_spec
 
 
 def runs_per_job(cfg: Mapping[str, Any], study: Study) -> int:
@@ -71,7 +71,11 @@ def batches(cfg: Mapping[str, Any], name: str, backend: str = "") -> list[list[R
         points = [dataclasses.replace(p, backend=backend) for p in points]
     else:
         points = study.runs(cfg[name])
-    size = runs_per_job(cfg, study)
+    return cut(points, runs_per_job(cfg, study))
+
+
+def cut(points: list[RunPoint], size: int) -> list[list[RunPoint]]:
+    """Run points in order, cut into batches of `size` runs."""
     return [points[i : i + size] for i in range(0, len(points), size)]
 
 
@@ -87,16 +91,16 @@ def batch_index(name: str) -> int:
     return int(name[1:])
 
 
-def scenario(cfg: Mapping[str, Any], name: str, backend: str = "") -> Scenario:
+def bound(cfg: Mapping[str, Any], name: str, backend: str = "") -> Bound:
     """The study's runs on `backend` (its own when empty): that simulator's declaration
-    (Study.scenarios) bound to the study's block as that simulator runs it."""
+    (Study.declarations) bound to the study's block as that simulator runs it."""
     study = registry.get(name)
     chosen = backend or study.own_simulator()
     own = chosen == study.own_simulator()
-    return Scenario(
+    return Bound(
         owner=name,
         backend=chosen,
-        declaration=study.scenarios()[chosen],
+        declaration=study.declarations()[chosen],
         setup=cfg[name] if own else simulator_block(cfg, name, chosen),
         record={} if own else {"simulator": chosen},
     )
@@ -104,4 +108,4 @@ def scenario(cfg: Mapping[str, Any], name: str, backend: str = "") -> Scenario:
 
 def spec(cfg: Mapping[str, Any], point: RunPoint, base: Path = Path()) -> RunSpec:
     """A study run's spec (scenario.spec of the study's scenario on the point's backend)."""
-    return scenario_spec(scenario(cfg, point.owner, point.backend), point, base)
+    return bound_spec(bound(cfg, point.owner, point.backend), point, base)

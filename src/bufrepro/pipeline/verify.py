@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from bufrepro import backends
+from bufrepro.backends import factory
 from bufrepro.backends.base import Backend, RunFailed, RunSpec, execute, run_key
-from bufrepro.kit import binding, checks, tables
-from bufrepro.pipeline import batch, scenario
+from bufrepro.kit import binding, checks, scope, tables
+from bufrepro.pipeline import batch
 
 # The default share of runs re-simulated: a tree with k tampered runs is caught with
 # probability at least 1 - (1 - DEFAULT_SAMPLE)^k (97 % for k = 5), at half its CPU.
@@ -100,23 +101,42 @@ def _same(text: str, value: Any) -> bool:
         return text == str(value)
 
 
-def scope_of(params: Mapping[str, Any]) -> str:
-    """The scope a run was made in (batch.scenario): its owner, with the simulator params.json
-    names when the run is on a simulator beside the owner's own."""
-    owner, simulator = str(params["study"]), params.get("simulator")
-    return f"{owner}/{simulator}" if simulator else owner
+def scope_of(
+    scopes: Sequence[scope.Scope], params: Mapping[str, Any], meta: Mapping[str, Any], folder: str
+) -> scope.Scope:
+    """The scope a run was made in, from its records: its owner (params.json's study) on its
+    simulator (params.json's for a further one, else run.json's), the one whose folder holds
+    the run (folder: relative to results/) where several do (a study's side runs), else the
+    owner's grid."""
+    owner = str(params["study"])
+    mine = [s for s in scopes if (str(s) if s.experiment else s.owner) == owner]
+    simulator = params.get("simulator") or meta.get("simulator")
+    if simulator:
+        mine = [s for s in mine if s.simulator == simulator]
+    holding = [s for s in mine if folder.startswith(f"{s}/")]
+    if holding:
+        return scope.of_run(folder, holding)
+    grid = [s for s in mine if s.role != "side"]
+    if not grid:
+        raise ValueError(f"no scope of this config runs {owner} on {simulator or '?'}")
+    return grid[0]
 
 
 def rebuild(
-    cfg: Mapping[str, Any], run_dir: Path, meta: Mapping[str, Any], params: Mapping[str, Any]
+    cfg: Mapping[str, Any],
+    run_dir: Path,
+    meta: Mapping[str, Any],
+    params: Mapping[str, Any],
+    folder: str,
 ) -> tuple[str, RunSpec]:
     """The run's simulator and spec from its own records, by the one spec factory
-    (scenario.recorded): params.json (the template and its variables) and run.json (the parsers
-    and their variables); its owner's scenario gives its files' names."""
-    chosen = batch.scenario(cfg, scope_of(params))
+    (factory.recorded): params.json (the template and its variables) and run.json (the parsers
+    and their variables); the scope its folder (under results/) sits in gives the owner's
+    declaration and its files' names."""
+    made = batch.bound(cfg, scope_of(batch.scopes(cfg), params, meta, folder))
     parser, _, side = str(meta["parser"]).partition(" + ")
-    made = scenario.recorded(chosen, run_dir, params, parser, meta["parser_args"], side)
-    return chosen.backend, made
+    spec = factory.recorded(made, run_dir, params, parser, meta["parser_args"], side)
+    return made.backend, spec
 
 
 def _build_problem(meta: Mapping[str, Any], identity: Mapping[str, str]) -> str:
@@ -139,13 +159,13 @@ def verify_run(cfg: Mapping[str, Any], run_dir: Path, scratch: Path, name: str) 
     cell = "?"
     try:
         meta = tables.read_record(run_dir)
-        params = binding.read_params(run_dir, meta, swept="twoflow" not in run_dir.parts)
+        params = binding.read_params(run_dir, meta)
         cell = cell_of(params)
-        tables.read_bound_metrics(run_dir, swept="twoflow" not in run_dir.parts)
+        tables.read_bound_metrics(run_dir)
     except checks.BadRunFiles as err:
         return Outcome(name, "differs", str(err), cell, 0.0)
     try:
-        simulator, spec = rebuild(cfg, run_dir, meta, params)
+        simulator, spec = rebuild(cfg, run_dir, meta, params, "/".join(Path(name).parts[1:]))
         backend = backends.get(simulator, cfg)
         name_on_disk, text = backend.scenario(spec)
         identity = backend.identity(spec)

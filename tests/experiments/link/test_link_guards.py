@@ -8,7 +8,7 @@ import pytest
 from link_helpers import config, link, searched
 
 from bufrepro import advise
-from bufrepro.experiments.link import guards, scenario
+from bufrepro.experiments.link import guards, parsed
 from bufrepro.kit.experiment import run_points
 from bufrepro.kit.paths import REPO_ROOT
 from bufrepro.pipeline.experiments import notes, plan
@@ -50,7 +50,7 @@ def test_a_raised_budget_lets_a_costly_link_through() -> None:
 def test_the_auto_window_holds_ten_loss_cycles_of_a_large_bdp_flow() -> None:
     # 50 Mbit/s, 200 ms, 1 flow: BDP 833 packets, a cycle of 417 RTTs; 500 RTTs held < 2 cycles.
     cfg = config("big", {"link": {"rate": "50Mbit", "rtt": "200ms"}, "budget": {"cpu": "1e5s"}})
-    lk = scenario.read(plan.resolve(cfg, "big").block, "big")
+    lk = parsed.read(plan.resolve(cfg, "big").block, "big")
     assert lk.duration_s - lk.warmup_s == pytest.approx(10 * 833.3 / 2 * 0.2, rel=0.01)
     # a small BDP keeps the old floor: max(10 s, 500 RTTs)
     assert guards.measure_for_epochs(0.04, 33.3, 3, 0.01) < 10
@@ -60,12 +60,12 @@ def test_the_auto_window_holds_ten_loss_cycles_of_a_large_bdp_flow() -> None:
 
 def test_the_rtt_spread_is_even_with_the_base_rtt_as_its_mean() -> None:
     cfg = config("spread", link(rtt="80ms", flows={"count": 5, "rtt_spread": 0.3}))
-    lk = scenario.read(plan.resolve(cfg, "spread").block, "spread")
+    lk = parsed.read(plan.resolve(cfg, "spread").block, "spread")
     rtts = lk.flow_rtts_s()
     assert rtts[0] == pytest.approx(0.056) and rtts[-1] == pytest.approx(0.104)
     assert sum(rtts) / len(rtts) == pytest.approx(0.08)
     lab_cfg = config("lab", link(flows={"count": 5, "rtt_spread": 0}))
-    lab = scenario.read(plan.resolve(lab_cfg, "lab").block, "lab")
+    lab = parsed.read(plan.resolve(lab_cfg, "lab").block, "lab")
     assert set(lab.flow_rtts_s()) == {lab.rtt_s} and lab.spread_bottleneck_s == lab.bottleneck_s
 
 
@@ -163,7 +163,7 @@ def test_scaled_aqm_targets_cover_a_packets_time_and_reach_the_program() -> None
     exp = plan.resolve(cfg, "scaled")
     kind, blk = exp.kind, exp.setup
     point = run_points("scaled", kind, [("CoDel", 10)], [1])[0]
-    args = kind.scenarios()["ns3"].params(blk, point)
+    args = kind.declarations()["ns3"].params(blk, point)
     assert "Target=18ms" in args["queueAttr"].split(",")
     # the interval raised as much as the target (5 -> 18 ms): 100 -> 113 ms (CAKE's rule)
     assert "Interval=113ms" in args["queueAttr"].split(",")
@@ -183,5 +183,5 @@ def test_scaled_aqm_targets_cover_a_packets_time_and_reach_the_program() -> None
     assert "target 18 ms" in d["queue_notes"]["CoDel"]
     rfc = config("rfc", {**block, "aqm": {"targets": "rfc"}})
     rfc_point = run_points("rfc", kind, [("CoDel", 10)], [1])[0]
-    rfc_args = kind.scenarios()["ns3"].params(plan.resolve(rfc, "rfc").setup, rfc_point)
+    rfc_args = kind.declarations()["ns3"].params(plan.resolve(rfc, "rfc").setup, rfc_point)
     assert "Target=5ms" in rfc_args["queueAttr"].split(",")

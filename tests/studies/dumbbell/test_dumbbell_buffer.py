@@ -14,7 +14,7 @@ from bufrepro.kit.templates import environment
 from bufrepro.studies.dumbbell import STUDY
 from conftest import PATCHED_NS, REPO
 
-NS2 = STUDY.scenarios()["ns2"]
+NS2 = STUDY.declarations()["ns2"]
 
 
 def largest_waiting_queue(trace: Path, link: tuple[str, str] = ("4", "5")) -> int:

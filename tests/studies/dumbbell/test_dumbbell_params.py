@@ -10,8 +10,8 @@ from bufrepro.kit.grid import RunPoint
 from bufrepro.studies.dumbbell import STUDY
 from bufrepro.studies.dumbbell.params import config_problems, tcp_fids, tcp_nodes
 
-NS2 = STUDY.scenarios()["ns2"]
-NS3 = STUDY.scenarios()["ns3"]
+NS2 = STUDY.declarations()["ns2"]
+NS3 = STUDY.declarations()["ns3"]
 
 
 def _point(queue: str, buffer: int, bw: float = 0.5) -> RunPoint:

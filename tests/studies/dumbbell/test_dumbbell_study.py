@@ -7,7 +7,7 @@ from typing import Any
 from bufrepro.studies.dumbbell import STUDY
 from conftest import REPO
 
-NS2 = STUDY.scenarios()["ns2"]
+NS2 = STUDY.declarations()["ns2"]
 
 
 def test_runs_are_grid_times_seeds(tiny_cfg: dict[str, Any]) -> None:

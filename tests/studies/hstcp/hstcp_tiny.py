@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from bufrepro.backends.base import RunSpec
+from bufrepro.backends.factory import Bound
 from bufrepro.kit.grid import RunPoint
-from bufrepro.pipeline import configuration
+from bufrepro.pipeline import batch, configuration
 from bufrepro.studies.hstcp import STUDY
 from conftest import merged
 
@@ -51,3 +54,27 @@ def point(block: dict[str, Any], queue: str, frac: float, seed: int, scen: str =
         and p.get("buffer_frac") == frac
         and p.seed == seed
     )
+
+
+def side_bound(block: dict[str, Any], kind: str) -> Bound:
+    """The engine's scenario of hstcp's side runs of one kind (scope hstcp/<kind>)."""
+    cfg = {"studies": ["hstcp"], "hstcp": block}
+    return batch.bound(cfg, batch.scope(cfg, f"hstcp/{kind}"))
+
+
+def side_specs(block: dict[str, Any], kind: str, base: Path = Path()) -> list[RunSpec]:
+    """Every run of hstcp's side runs of one kind, as the batch rule makes them."""
+    cfg = {"studies": ["hstcp"], "hstcp": block}
+    return batch.scope_specs(cfg, batch.scope(cfg, f"hstcp/{kind}"), base)
+
+
+def run_side(cfg: dict[str, Any], kind: str) -> list[str]:
+    """Run every batch of scope hstcp/<kind> as the batch rule does (in the working directory);
+    the run folders its manifests list."""
+    chosen = batch.scope(cfg, f"hstcp/{kind}")
+    made = []
+    for i in range(len(batch.batches(cfg, chosen))):
+        manifest = Path("results", str(chosen), "batches", f"b{i:04d}.tsv")
+        batch.run_batch(cfg, str(chosen), f"b{i:04d}", manifest)
+        made.append(manifest)
+    return batch.manifest_runs(made)

@@ -7,12 +7,19 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from hstcp_tiny import tiny
+from hstcp_tiny import side_bound, tiny
 
 from bufrepro import backends
-from bufrepro.backends.base import execute
-from bufrepro.studies.hstcp import band
+from bufrepro.backends import factory
+from bufrepro.backends.base import RunSpec, execute
+from bufrepro.kit.grid import RunPoint
+from bufrepro.studies.hstcp import band, sides
 from bufrepro.studies.hstcp.params import axis_ratios, flows_bdp_pkts
+
+
+def spec(block: dict[str, Any], point: RunPoint, base: Path = Path()) -> RunSpec:
+    """One band run's spec, made by the one factory from the band's declaration."""
+    return factory.spec(side_bound(block, "band"), point, base)
 
 
 def band_cfg(**over: Any) -> dict[str, Any]:
@@ -32,20 +39,20 @@ def band_cfg(**over: Any) -> dict[str, Any]:
 
 def test_band_points_cover_every_reading() -> None:
     block = band_cfg(access_ratio=[0.2, 1, 10], buffer_frac=[0.01, 0.1])["hstcp"]
-    pts = band.points(block)
+    pts = sides.band_points(block)
     assert len(pts) == 2 * 3 * 2
-    dirs = {band.spec(block, p).run_dir.as_posix() for p in pts}
+    dirs = {spec(block, p).run_dir.as_posix() for p in pts}
     assert len(dirs) == len(pts)
     assert all(d.startswith("results/hstcp/band/s1/DropTail/") for d in dirs)
 
 
 def test_pacing_reaches_the_template_and_only_changes_spacing() -> None:
     block = band_cfg(pacing=[False, True], access_ratio=[10])["hstcp"]
-    texts = [band.spec(block, p).record["params"] for p in band.points(block)]
+    texts = [spec(block, p).record["params"] for p in sides.band_points(block)]
     assert [t["pacing"] for t in texts] == [0, 1]
     assert texts[0]["access_mbps"] == texts[1]["access_mbps"] == 100
     slow_block = band_cfg(access_ratio=[0.2])["hstcp"]
-    slow = band.spec(slow_block, band.points(slow_block)[0])
+    slow = spec(slow_block, sides.band_points(slow_block)[0])
     assert slow.record["params"]["access_mbps"] == pytest.approx(0.2 * 10)
 
 
@@ -55,7 +62,7 @@ def test_pacing_lifts_utilisation_at_a_tiny_buffer(tmp_path: Path) -> None:
     cfg = band_cfg(pacing=[False, True], access_ratio=[10])
     block = cfg["hstcp"]
     backend = backends.get("ns2", cfg)
-    specs = [band.spec(block, p, tmp_path) for p in band.points(block)]
+    specs = [spec(block, p, tmp_path) for p in sides.band_points(block)]
     for s in specs:
         execute(backend, s, False)
     runs = band.runs_table([s.run_dir for s in specs])
@@ -99,6 +106,6 @@ def test_axis_ratio_of_the_papers_scenarios() -> None:
 
 def test_slow_access_links_do_not_slow_the_shared_sink_link() -> None:
     block = band_cfg(access_ratio=[0.2])["hstcp"]
-    p = band.spec(block, band.points(block)[0]).record["params"]
+    p = spec(block, sides.band_points(block)[0]).record["params"]
     assert p["access_mbps"] == pytest.approx(2.0)
     assert p["sink_mbps"] == p["bottleneck_mbps"] == 10

@@ -14,7 +14,7 @@ from bufrepro.studies.hstcp import STUDY, params
 from bufrepro.studies.hstcp.model.fixed_point import buffer_packets_for
 from conftest import REPO
 
-NS2 = STUDY.scenarios()["ns2"]
+NS2 = STUDY.declarations()["ns2"]
 
 GOLDEN = Path(__file__).parent / "golden"
 

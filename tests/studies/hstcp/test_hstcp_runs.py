@@ -14,7 +14,7 @@ from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.tables import read_metrics
 from bufrepro.studies.hstcp import STUDY
 
-NS2 = STUDY.scenarios()["ns2"]
+NS2 = STUDY.declarations()["ns2"]
 
 pytestmark = pytest.mark.usefixtures("ns_available")
 

@@ -6,7 +6,7 @@ from bufrepro import registry
 from bufrepro.studies.hstcp import STUDY
 from conftest import REPO
 
-NS2 = STUDY.scenarios()["ns2"]
+NS2 = STUDY.declarations()["ns2"]
 
 
 def test_registered_with_its_files() -> None:

@@ -7,12 +7,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
-from hstcp_tiny import defaults, tiny
+from hstcp_tiny import defaults, run_side, side_bound, tiny
 
+from bufrepro.backends import factory
 from bufrepro.pipeline import configuration, crosssim, plan
-from bufrepro.studies.hstcp import STUDY, checks, twin
+from bufrepro.studies.hstcp import STUDY, checks, sides, twin
 
-NS2 = STUDY.scenarios()["ns2"]
+NS2 = STUDY.declarations()["ns2"]
 
 
 def _cells(points: list[object]) -> set[tuple[object, ...]]:
@@ -22,19 +23,19 @@ def _cells(points: list[object]) -> set[tuple[object, ...]]:
 def test_the_default_twins_every_droptail_cell_ns3_runs() -> None:
     cfg = configuration.load()
     ns3 = [p for b in plan.batches(cfg, "hstcp", "ns3") for p in b if p.get("queue") == "DropTail"]
-    points = twin.points(cfg["hstcp"])
+    points = sides.twin_points(cfg["hstcp"])
     assert len(points) == 4 * 5 and _cells(points) == _cells(ns3)
     # Outside the grid: its own folder, and the grid never runs the scaled scenario.
-    assert all(str(twin.run_dir(p)).startswith("results/hstcp/twin/s1_50mbps/") for p in points)
+    assert all(p.run_dir.startswith("results/hstcp/twin/s1_50mbps/") for p in points)
     assert "s1_50mbps" not in {p.get("scenario") for p in STUDY.runs(cfg["hstcp"])}
-    spec = twin.spec(cfg["hstcp"], points[0])
+    spec = factory.spec(side_bound(cfg["hstcp"], "twin"), points[0])
     assert spec.record["params"]["bottleneck_mbps"] == 50
     assert (spec.scenario, spec.parser, spec.stream) == (NS2.template, NS2.parser, NS2.stream)
 
 
 def test_no_twin_no_run() -> None:
     block = defaults()["hstcp"]
-    assert twin.points({**block, "twin": None}) == []
+    assert sides.twin_points({**block, "twin": None}) == []
 
 
 def test_an_undefined_twin_scenario_is_named() -> None:
@@ -53,6 +54,7 @@ def test_one_job_runs_them_and_the_cross_simulator_side_reads_them(
     monkeypatch.chdir(tmp_path)
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(cfg))
     argv = ["--config", "config.yaml", "--runs", "twin_runs.csv", "--summary", "twin_summary.csv"]
+    assert len(run_side(cfg, "twin")) == 1
     assert twin.main(argv) == 0
     summary = pd.read_csv("twin_summary.csv")
     assert set(summary["buffer_frac"]) == {0.5} and set(summary["queue"]) == {"DropTail"}

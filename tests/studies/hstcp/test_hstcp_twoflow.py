@@ -7,29 +7,29 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
-from hstcp_tiny import defaults, tiny
+from hstcp_tiny import defaults, run_side, side_specs, tiny
 
-from bufrepro.studies.hstcp import STUDY, twoflow
+from bufrepro.studies.hstcp import STUDY, sides, twoflow
 
-NS2 = STUDY.scenarios()["ns2"]
+NS2 = STUDY.declarations()["ns2"]
 
 
 def test_records_under_and_over_buffered() -> None:
     block = defaults()["hstcp"]
-    assert twoflow.twoflow_bdp(block) == 7500  # 1 Gb/s x 60 ms (mean of 40 and 80 ms)
-    under = twoflow.twoflow_record(block, "under", 1)
-    over = twoflow.twoflow_record(block, "over", 2)
-    assert under["params"]["buffer_pkts"] == 150 and over["params"]["buffer_pkts"] == 7500
-    assert under["template"] == NS2.template and under["params"]["queue"] == "DropTail"
-    assert [f["rtt_ms"] for f in under["params"]["flows"]] == [40, 80]
-    assert under["params"]["timeseries_s"] > 0 and over["seed"] == 2
+    assert sides.twoflow_bdp(block) == 7500  # 1 Gb/s x 60 ms (mean of 40 and 80 ms)
+    under = sides.twoflow_params(block, "under", 1)
+    over = sides.twoflow_params(block, "over", 2)
+    assert under["buffer_pkts"] == 150 and over["buffer_pkts"] == 7500
+    assert under["queue"] == "DropTail"
+    assert [f["rtt_ms"] for f in under["flows"]] == [40, 80]
+    assert under["timeseries_s"] > 0 and over["seed"] == 2
     with pytest.raises(ValueError, match="two-flow case"):
-        twoflow.twoflow_record(block, "middle", 1)
+        sides.twoflow_params(block, "middle", 1)
 
 
 def test_specs_cover_every_case_and_seed() -> None:
     cfg = defaults()
-    specs = twoflow.specs(cfg["hstcp"], Path("/x"))
+    specs = side_specs(cfg["hstcp"], "twoflow", Path("/x"))
     assert [str(s.run_dir) for s in specs] == [
         f"/x/results/hstcp/twoflow/{c}/seed{s}"
         for c in ("under", "over")
@@ -49,6 +49,8 @@ def test_one_job_runs_them_and_writes_the_tables(
     monkeypatch.chdir(tmp_path)
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(cfg))
     argv = ["--config", "config.yaml", "--runs", "r.csv", "--summary", "s.csv", "--series", "t.csv"]
+    made = run_side(cfg, "twoflow")
+    assert made == [str(s.run_dir) for s in side_specs(cfg["hstcp"], "twoflow")]
     assert twoflow.main(argv) == 0
     runs = pd.read_csv("r.csv")
     assert sorted(runs["case"]) == ["over", "under"] and set(runs["seed"]) == {1}
@@ -58,18 +60,18 @@ def test_one_job_runs_them_and_writes_the_tables(
     assert list(series.columns) == ["case", "time_s", "queue_pkts", "cwnd_0", "cwnd_1"]
     under = series[series["case"] == "under"]
     assert len(under) >= 2.5 / 0.05
-    buf = twoflow.twoflow_record(cfg["hstcp"], "under", 1)["params"]["buffer_pkts"]
+    buf = sides.twoflow_params(cfg["hstcp"], "under", 1)["buffer_pkts"]
     assert under["queue_pkts"].max() <= buf
     run = tmp_path / "results" / "hstcp" / "twoflow" / "under" / "seed1"
     assert {"sim.tcl", "params.json", "run.json", "metrics.tsv", "timeseries.tsv"} <= {
         p.name for p in run.iterdir()
     }
     assert not (run / NS2.stream).exists()
-    # A second job finds every run current and writes the same tables.
+    # A second batch job finds every run current, and the tables are the same.
     before = Path("r.csv").read_bytes()
-    assert [s.run_dir for s in twoflow.run_all(cfg)] == [
-        s.run_dir for s in twoflow.specs(cfg["hstcp"])
-    ]
+    assert run_side(cfg, "twoflow") == made
+    manifest = Path("results/hstcp/twoflow/batches/b0000.tsv").read_text()
+    assert "\tran\t" not in manifest and "\tcurrent\t" in manifest
     assert twoflow.main(argv) == 0 and Path("r.csv").read_bytes() == before
 
 

@@ -12,7 +12,7 @@ from bufrepro.kit.templates import environment
 from bufrepro.studies.ramya import STUDY
 from conftest import REPO
 
-NS2 = STUDY.scenarios()["ns2"]
+NS2 = STUDY.declarations()["ns2"]
 
 GOLDEN = Path(__file__).parent / "golden"
 

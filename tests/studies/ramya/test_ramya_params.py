@@ -15,7 +15,7 @@ from bufrepro.studies.ramya import STUDY
 from bufrepro.studies.ramya.params import queue_limit
 from conftest import merged
 
-NS2 = STUDY.scenarios()["ns2"]
+NS2 = STUDY.declarations()["ns2"]
 
 
 @pytest.fixture

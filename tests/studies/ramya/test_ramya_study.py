@@ -9,7 +9,7 @@ from bufrepro.studies.ramya import STUDY
 from bufrepro.studies.ramya.claims import CLAIMS
 from conftest import REPO
 
-NS2 = STUDY.scenarios()["ns2"]
+NS2 = STUDY.declarations()["ns2"]
 
 
 def test_files_and_tables_declared() -> None:

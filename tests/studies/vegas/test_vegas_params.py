@@ -14,7 +14,7 @@ from bufrepro.studies.vegas import STUDY
 from bufrepro.studies.vegas.params import RANGE_M, geometry
 from conftest import REPO
 
-NS2 = STUDY.scenarios()["ns2"]
+NS2 = STUDY.declarations()["ns2"]
 
 GOLDEN = Path(__file__).parent / "golden"
 

@@ -18,7 +18,7 @@ from bufrepro.kit.tables import read_run
 from bufrepro.pipeline import plan
 from bufrepro.studies.vegas import STUDY
 
-NS2 = STUDY.scenarios()["ns2"]
+NS2 = STUDY.declarations()["ns2"]
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ import subprocess
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 from bufrepro.backends import tally
@@ -79,8 +78,6 @@ class Ns2:
     # Its streams' parsers: gawk over awk/ (the run is accepted on acct_ok 1).
     parsers = AWK
     queues = QUEUES
-    # A study says how its scenario's stream is switched off (Declaration.untraced).
-    untraced: Mapping[str, str] = MappingProxyType({})
 
     def __init__(self, settings: Mapping[str, Any]) -> None:
         self.stock = str(settings.get("binary", "ns"))

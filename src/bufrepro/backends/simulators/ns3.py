@@ -247,8 +247,6 @@ class Ns3:
     name = "ns3"
     # Its streams are the ns-2 formats: the same AWK parsers (accepted on acct_ok 1).
     parsers = AWK
-    # The program's arguments that switch its stream off (the benchmark's floor).
-    untraced: Mapping[str, str] = MappingProxyType({"trace": "none"})
     queues = QUEUES
 
     def __init__(self, settings: Mapping[str, Any]) -> None:

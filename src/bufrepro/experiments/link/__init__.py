@@ -8,9 +8,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from bufrepro.experiments.link import guards, ns3, scenario, scenarios
-from bufrepro.experiments.link.scenario import Setup
-from bufrepro.experiments.link.scenarios import red_threshold
+from bufrepro.experiments.link import declarations, guards, ns3, parsed
+from bufrepro.experiments.link.declarations import red_threshold
+from bufrepro.experiments.link.parsed import Setup
 from bufrepro.experiments.link.tables import CCS, backend_of, cc_problem, queue_problem
 from bufrepro.kit import prose, units
 from bufrepro.kit.declaration import Declaration
@@ -92,7 +92,7 @@ class LinkExperiment(Experiment[Setup]):
         if problems:
             return problems
         try:
-            link = scenario.read(block, where)
+            link = parsed.read(block, where)
             for key in ("min_th", "max_th"):
                 red_threshold(block["red"][key], link.buffer_hi, f"{where}.red.{key}")
         except units.UnitError as err:
@@ -122,7 +122,7 @@ class LinkExperiment(Experiment[Setup]):
 
     def setup(self, block: Block) -> Setup:
         """The block with its Link (rates, delays, buffers and flows in SI units)."""
-        return Setup(block, scenario.read(block, "link"))
+        return Setup(block, parsed.read(block, "link"))
 
     def cost(self, block: Block) -> guards.Cost:
         """The runs' estimated packets, CPU and one run's memory (before any run)."""
@@ -170,7 +170,7 @@ class LinkExperiment(Experiment[Setup]):
         return {
             "rate_mbps": link.bps / 1e6,
             "rtt_ms": link.rtt_s * 1000,
-            "hops": scenario.hops_text(link),
+            "hops": parsed.hops_text(link),
             "loss": link.loss,
             "flows": link.flows,
             "cc": link.cc.label,
@@ -254,9 +254,9 @@ class LinkExperiment(Experiment[Setup]):
             )
         return out
 
-    def scenarios(self) -> Mapping[str, Declaration[Setup]]:
-        """ns-2's template (Debian's ns) and ns-3's program (scenarios.py)."""
-        return scenarios.SCENARIOS
+    def declarations(self) -> Mapping[str, Declaration[Setup]]:
+        """ns-2's template (Debian's ns) and ns-3's program (declarations.py)."""
+        return declarations.DECLARATIONS
 
 
 KIND = LinkExperiment()

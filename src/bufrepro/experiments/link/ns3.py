@@ -8,7 +8,7 @@ from typing import Any
 
 from bufrepro.backends.fingerprint import run_digest
 from bufrepro.backends.simulators import ns3 as backend
-from bufrepro.experiments.link.scenario import CBR_PACKET_BYTES, OTHER_QUEUE_PKTS, Link
+from bufrepro.experiments.link.parsed import CBR_PACKET_BYTES, OTHER_QUEUE_PKTS, Link
 from bufrepro.kit import prose
 from bufrepro.kit.grid import RunPoint
 

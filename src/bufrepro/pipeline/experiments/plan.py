@@ -10,11 +10,11 @@ from typing import Any
 
 from bufrepro import registry
 from bufrepro.backends.base import RunSpec
+from bufrepro.backends.factory import Bound
+from bufrepro.backends.factory import spec as bound_spec
 from bufrepro.kit.experiment import ROOT, Experiment, run_points
 from bufrepro.kit.grid import RunPoint
 from bufrepro.pipeline.experiments import search
-from bufrepro.pipeline.scenario import Scenario
-from bufrepro.pipeline.scenario import spec as scenario_spec
 
 # The figures of every experiment's answer (results/experiments/<name>/figures/<f>.png; captions
 # report/captions/experiments/<f>.rst): the answer job draws them, the workflow expects them.
@@ -57,13 +57,13 @@ def resolve(cfg: Mapping[str, Any], name: str) -> Resolved:
     )
 
 
-def scenario(exp: Resolved) -> Scenario:
+def bound(exp: Resolved) -> Bound:
     """The experiment's runs on its simulator: that simulator's declaration (its kind's
-    scenarios) bound to the experiment's setup."""
-    return Scenario(
+    declarations) bound to the experiment's setup."""
+    return Bound(
         owner=exp.name,
         backend=exp.backend,
-        declaration=exp.kind.scenarios()[exp.backend],
+        declaration=exp.kind.declarations()[exp.backend],
         setup=exp.setup,
     )
 
@@ -136,12 +136,12 @@ def batch_points(exp: Resolved, stage: str, index: int) -> list[RunPoint]:
 
 def spec(exp: Resolved, point: RunPoint) -> RunSpec:
     """A run's spec (scenario.spec of the experiment's scenario)."""
-    return scenario_spec(scenario(exp), point)
+    return bound_spec(bound(exp), point)
 
 
 def batch_specs(exp: Resolved, batch: str) -> tuple[str, list[RunSpec]]:
     """(backend, specs) of a batch named <stage>-b<index> (e.g. coarse-b0000)."""
     stage, _, index = batch.partition("-")
-    chosen = scenario(exp)
+    chosen = bound(exp)
     points = batch_points(exp, stage, int(index.lstrip("b")))
-    return exp.backend, [scenario_spec(chosen, p) for p in points]
+    return exp.backend, [bound_spec(chosen, p) for p in points]

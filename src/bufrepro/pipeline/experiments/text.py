@@ -20,8 +20,8 @@ TEMPLATES = Path(__file__).parent
 
 
 @dataclass(frozen=True)
-class Link:
-    """The link as read: rate, hops, loss, flows, BDP and window."""
+class Described:
+    """The link as the answer's text describes it: rate, hops, loss, flows, BDP and window."""
 
     rate_mbps: float
     rtt_ms: float
@@ -100,7 +100,7 @@ class Answer:
     `within` of the best; p95 queueing delay and queue drops at most these, None - no target)
     and one block per queue."""
 
-    link: Link
+    link: Described
     runs: Runs
     rules: list[Rule]
     rules_note: str
@@ -121,9 +121,9 @@ def _whole(x: Any) -> int | None:
     return None if value is None else int(value)
 
 
-def link_of(d: Mapping[str, Any]) -> Link:
+def link_of(d: Mapping[str, Any]) -> Described:
     """The link as the kind describes it."""
-    return Link(
+    return Described(
         float(d["rate_mbps"]),
         float(d["rtt_ms"]),
         str(d["hops"]),

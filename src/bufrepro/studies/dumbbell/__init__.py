@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from bufrepro.kit.declaration import Declaration
 from bufrepro.kit.study import Block, Study, Tables
-from bufrepro.studies.dumbbell import http, params, scenarios
+from bufrepro.studies.dumbbell import declarations, http, params
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -140,9 +140,9 @@ class Dumbbell(Study):
         """warmup_s below duration_s, and RED's min_th_frac below max_th_frac."""
         return params.config_problems(self.name, block)
 
-    def scenarios(self) -> Mapping[str, Declaration[Block]]:
-        """ns-2 (its own: the papers ran ns-2) and ns-3 (scenarios.py)."""
-        return scenarios.SCENARIOS
+    def declarations(self) -> Mapping[str, Declaration[Block]]:
+        """ns-2 (its own: the papers ran ns-2) and ns-3 (declarations.py)."""
+        return declarations.DECLARATIONS
 
     def compare(self, block: Block, tables: Tables) -> dict[str, pd.DataFrame]:
         """{"diff", "claims", "shapes", "consistency"} from the summary and the published table."""

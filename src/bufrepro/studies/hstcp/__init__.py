@@ -15,9 +15,9 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from bufrepro.kit.declaration import Declaration
+from bufrepro.kit.declaration import Declaration, Side
 from bufrepro.kit.study import Block, Study, Tables
-from bufrepro.studies.hstcp import checks, params, scenarios
+from bufrepro.studies.hstcp import checks, declarations, params
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -118,7 +118,7 @@ class Hstcp(Study):
         "band_runs",
         "band",
     )
-    # ns-2's runs at the cells ns-3 runs on the scaled scenario (twin.py, rule run_twin).
+    # ns-2's runs at the cells ns-3 runs on the scaled scenario (sides.py, scope hstcp/twin).
     reference_tables: ClassVar[tuple[str, ...]] = ("twin_summary",)
     report_tables: ClassVar[tuple[str, ...] | None] = (
         "model_vs_sim",
@@ -155,21 +155,16 @@ class Hstcp(Study):
         """Window, RED thresholds, scenarios, counter wrap, two-flow settings (checks.py)."""
         return checks.check(block)
 
-    def side_runs(self, cfg: Mapping[str, Any]) -> list[Any]:
+    def sides(self) -> Mapping[str, Side]:
         """The two-flow runs (Figs. 5-6), the pacing x access-ratio band's runs and ns-2's twins
-        of the scaled scenario's ns-3 cells."""
-        from bufrepro.studies.hstcp import band, twin, twoflow
+        of the scaled scenario's ns-3 cells (sides.py), each run as a scope hstcp/<kind>."""
+        from bufrepro.studies.hstcp import sides
 
-        block = cfg[self.name]
-        return [
-            *twoflow.specs(block),
-            *(band.spec(block, p) for p in band.points(block)),
-            *twin.specs(block),
-        ]
+        return sides.SIDES
 
-    def scenarios(self) -> Mapping[str, Declaration[Block]]:
-        """ns-2 (its own: the paper ran ns-2) and ns-3 (scenarios.py)."""
-        return scenarios.SCENARIOS
+    def declarations(self) -> Mapping[str, Declaration[Block]]:
+        """ns-2 (its own: the paper ran ns-2) and ns-3 (declarations.py)."""
+        return declarations.DECLARATIONS
 
     def compare(self, block: Block, tables: Tables) -> dict[str, pd.DataFrame]:
         """diff, claims, model and model_vs_sim (compare.py); consistency (consistency.py)."""

@@ -2,9 +2,10 @@
 
 # python -m bufrepro.studies.hstcp.band --config results/hstcp/config.yaml \
 #     --runs T/band_runs.csv --band T/band.csv
-# runs every reading of hstcp.band (scenario x pacing x access ratio x buffer fraction x seed,
-# results/hstcp/band/<...>/seed<N>/) with the generic executor, skipping runs already current,
-# then writes one row per run and one per reading cell with the model and the band's envelope.
+# reads every reading of hstcp.band (scenario x pacing x access ratio x buffer fraction x seed,
+# results/hstcp/band/<...>/seed<N>/, declared in sides.py, made by the batch rule as scope
+# hstcp/band) and writes one row per run and one per reading cell with the model and the
+# band's envelope.
 # Our a-priori reading (config/hstcp.yaml) is one reading of the band; the others differ only
 # in tcp.pacing and topology.access_ratio.
 
@@ -12,91 +13,20 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from bufrepro import backends
-from bufrepro.backends.base import RunSpec
-from bufrepro.backends.runall import execute_all
 from bufrepro.kit import configs, tables
-from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.study import Block
-from bufrepro.studies.hstcp.params import (
-    BACKEND_OPTIONS,
-    PARSER,
-    STREAM,
-    TEMPLATE,
-    awk_args,
-    band_scenarios,
-    bdp_pkts,
-    buffer_pkts,
-    flows_bdp_pkts,
-    params,
-)
+from bufrepro.studies.hstcp import sides
+from bufrepro.studies.hstcp.params import bdp_pkts, buffer_pkts, flows_bdp_pkts
 
 KEYS = ("scenario", "pacing", "access_ratio", "buffer_frac")
 METRICS = ("link_utilisation", "loss_rate")
 FLOAT_FORMAT = "%.6g"
-
-
-def reading_block(block: Block, pacing: bool, ratio: float) -> dict[str, Any]:
-    """The study block with one reading's tcp.pacing and topology.access_ratio."""
-    return {
-        **block,
-        "tcp": {**block["tcp"], "pacing": pacing},
-        "topology": {**block["topology"], "access_ratio": ratio},
-    }
-
-
-def points(block: Block) -> list[RunPoint]:
-    """Every run of the band, in KEYS order then seed."""
-    band = block["band"]
-    out = []
-    for scen in band_scenarios(block):
-        for pacing in band["pacing"]:
-            for ratio in band["access_ratio"]:
-                for frac in band["buffer_frac"]:
-                    values = (
-                        ("scenario", scen),
-                        ("queue", band["queue"]),
-                        ("buffer_frac", frac),
-                        ("pacing", pacing),
-                        ("access_ratio", ratio),
-                    )
-                    labels = ("", "", "frac", "pacing", "access")
-                    for seed in band["seeds"]:
-                        out.append(RunPoint("hstcp", values, seed, labels))
-    return out
-
-
-def spec(block: Block, point: RunPoint, base: Path = Path()) -> RunSpec:
-    """The run spec of one band run (its folder under results/hstcp/band/)."""
-    variant = reading_block(block, bool(point.get("pacing")), float(point.get("access_ratio")))
-    p = params(variant, point)
-    run_dir = base / point.run_dir.replace("/runs/", "/band/", 1)
-    return RunSpec(
-        run_dir=run_dir,
-        owner="hstcp",
-        record={**point.as_dict(), "template": TEMPLATE, "params": p},
-        scenario=TEMPLATE,
-        parser=PARSER,
-        parser_args=awk_args(p),
-        stream=STREAM,
-        options=BACKEND_OPTIONS,
-    )
-
-
-def run_all(cfg: Mapping[str, Any], base: Path = Path(), threads: int = 1) -> list[RunSpec]:
-    """Run (or find current) every band run, `threads` at a time; a failed run fails the job
-    after the others."""
-    backend = backends.get("ns2", cfg)
-    runs = (spec(cfg["hstcp"], p, base) for p in points(cfg["hstcp"]))
-    keep = bool(cfg.get("keep_traces", False))
-    done = execute_all(backend, runs, keep, "band runs", threads)
-    return [d.spec for d in done]
 
 
 def runs_table(run_dirs: Sequence[Path]) -> pd.DataFrame:
@@ -154,19 +84,16 @@ def model_at(model: pd.DataFrame, scen: str, queue: str, frac: float) -> float:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the band's runs and write band_runs.csv and band.csv."""
+    """Write band_runs.csv and band.csv from the band's runs (made by the batch rule)."""
     from bufrepro.studies.hstcp.model.table import band_model
 
     parser = argparse.ArgumentParser(prog="python -m bufrepro.studies.hstcp.band")
     for name in ("config", "runs", "band"):
         parser.add_argument(f"--{name}", required=True)
-    parser.add_argument("--threads", type=int, default=1, help="runs at a time (default 1)")
     args = parser.parse_args(argv)
-    if args.threads < 1:
-        parser.error(f"--threads {args.threads}: must be at least 1")
     cfg: dict[str, Any] = configs.read_yaml(Path(args.config))
     block = cfg["hstcp"]
-    runs = runs_table([s.run_dir for s in run_all(cfg, threads=args.threads)])
+    runs = runs_table(sides.run_dirs(block, "band"))
     runs.to_csv(args.runs, index=False, float_format=FLOAT_FORMAT)
     band = band_table(block, runs, band_model(block))
     band.to_csv(args.band, index=False, float_format=FLOAT_FORMAT)

@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import multiprocessing
 import os
@@ -34,23 +35,15 @@ from pathlib import Path
 from typing import Any
 
 from bufrepro import backends
-from bufrepro.backends import servers
+from bufrepro.backends import factory, servers
 from bufrepro.backends.base import Backend, RunSpec, execute, write_inputs
 from bufrepro.kit import configs
 from bufrepro.kit.grid import RunPoint
 from bufrepro.kit.paths import REPO_ROOT
 from bufrepro.kit.study import Block
 from bufrepro.studies.hstcp.checks import check
-from bufrepro.studies.hstcp.params import (
-    BACKEND_OPTIONS,
-    KEYS,
-    PARSER,
-    STREAM,
-    TEMPLATE,
-    TIMESERIES,
-    awk_args,
-    params,
-)
+from bufrepro.studies.hstcp.declarations import NS2
+from bufrepro.studies.hstcp.params import KEYS, STREAM
 
 CONFIG_DIR = REPO_ROOT / "config"
 # Where GNU time writes the simulator's peak resident memory (KB), in the run folder.
@@ -82,7 +75,6 @@ class Timed:
         self.name = inner.name
         self.parsers = inner.parsers
         self.queues = inner.queues
-        self.untraced = inner.untraced
 
     def scenario(self, spec: RunSpec) -> tuple[str, str]:
         """The inner backend's scenario."""
@@ -165,21 +157,10 @@ def measure(job: Callable[[], dict[str, Any]], where: Path) -> dict[str, Any]:
 
 
 def spec_for(block: Block, point: RunPoint, level: str, where: Path) -> RunSpec:
-    """The run's spec as the pipeline makes it, at another trace level, in folder `where`."""
-    p = params(block, point)
-    p["trace_level"] = level
-    record = {**point.as_dict(), "template": TEMPLATE, "params": p}
-    return RunSpec(
-        run_dir=where,
-        owner="hstcp",
-        record=record,
-        scenario=TEMPLATE,
-        parser=PARSER,
-        parser_args=awk_args(p),
-        stream=STREAM,
-        kept_files=(TIMESERIES,),
-        options=BACKEND_OPTIONS,
-    )
+    """The run's spec as the pipeline makes it (the one factory, the grid's declaration), at
+    another trace level, in folder `where`."""
+    made = factory.Bound("hstcp", "ns2", NS2, {**block, "trace_level": level})
+    return dataclasses.replace(factory.spec(made, point), run_dir=where)
 
 
 def untraced(backend: Backend, spec: RunSpec) -> dict[str, Any]:

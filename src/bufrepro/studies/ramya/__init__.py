@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from bufrepro.kit import space as kspace
 from bufrepro.kit.declaration import Declaration
 from bufrepro.kit.study import Block, Study, Tables
-from bufrepro.studies.ramya import params, scenarios
+from bufrepro.studies.ramya import declarations, params
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -110,9 +110,9 @@ class Ramya(Study):
         """Each setup's window, the series seed, unique sweep names, the claims' ranges."""
         return params.check(block)
 
-    def scenarios(self) -> Mapping[str, Declaration[Block]]:
-        """ns-2 alone (scenarios.py)."""
-        return scenarios.SCENARIOS
+    def declarations(self) -> Mapping[str, Declaration[Block]]:
+        """ns-2 alone (declarations.py)."""
+        return declarations.DECLARATIONS
 
     def derive(
         self, block: Block, runs: pd.DataFrame, run_dirs: Sequence[Path]

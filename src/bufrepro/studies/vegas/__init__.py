@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from bufrepro.kit import space as kspace
 from bufrepro.kit.declaration import Declaration
 from bufrepro.kit.study import Block, Study, Tables
-from bufrepro.studies.vegas import params, scenarios
+from bufrepro.studies.vegas import declarations, params
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -146,9 +146,9 @@ class Vegas(Study):
         """Windows, sweeps, RTTs above the fixed delays, starts before the end, Tables V-VI."""
         return params.check(block)
 
-    def scenarios(self) -> Mapping[str, Declaration[Block]]:
-        """The patched ns-2 alone (scenarios.py)."""
-        return scenarios.SCENARIOS
+    def declarations(self) -> Mapping[str, Declaration[Block]]:
+        """The patched ns-2 alone (declarations.py)."""
+        return declarations.DECLARATIONS
 
     def derive(
         self, block: Block, runs: pd.DataFrame, run_dirs: Sequence[Path]

@@ -30,4 +30,4 @@ class Ns2(OnBlock):
         return params.parse_args(setup, point)
 
 
-SCENARIOS: Mapping[str, Declaration[Block]] = MappingProxyType({"ns2": Ns2()})
+DECLARATIONS: Mapping[str, Declaration[Block]] = MappingProxyType({"ns2": Ns2()})

@@ -1,4 +1,9 @@
-"""One owner's runs on one simulator (a study on any backend, an experiment); the spec factory."""
+"""The one spec factory: every run's RunSpec, from an owner's declaration and a run point."""
+
+# It sits in backends/, beside RunSpec (backends.base), so that every owner reaches it: the
+# pipeline (a study's grid, an experiment) and a study's own side runs and tools (hstcp's
+# two-flow, band, twin runs and its benchmark) alike. No other module constructs a RunSpec
+# (tests/backends/test_factory.py).
 
 from __future__ import annotations
 
@@ -18,7 +23,7 @@ def _empty() -> Mapping[str, Any]:
 
 
 @dataclass(frozen=True)
-class Scenario:
+class Bound:
     """An owner's (a study's or an experiment's) declaration for one simulator, bound to what
     its runs are planned from (a study's block as that simulator runs it, an experiment's
     setup): all the engine needs to make any run's spec."""
@@ -46,17 +51,17 @@ class Scenario:
         return self.declaration.options
 
 
-def spec(scenario: Scenario, point: RunPoint, base: Path = Path()) -> RunSpec:
+def spec(bound: Bound, point: RunPoint, base: Path = Path()) -> RunSpec:
     """A run point's spec: its record (params.json), template, parser and parser variables."""
-    made, setup = scenario.declaration, scenario.setup
+    made, setup = bound.declaration, bound.setup
     record = {
         **point.as_dict(),
-        **scenario.record,
+        **bound.record,
         "template": made.template,
         "params": made.params(setup, point),
     }
     return recorded(
-        scenario,
+        bound,
         base / point.run_dir,
         record,
         made.parser_for(setup, point),
@@ -65,7 +70,7 @@ def spec(scenario: Scenario, point: RunPoint, base: Path = Path()) -> RunSpec:
 
 
 def recorded(
-    scenario: Scenario,
+    bound: Bound,
     run_dir: Path,
     record: Mapping[str, Any],
     parser: str,
@@ -75,10 +80,10 @@ def recorded(
     """A run's spec from its record (params.json: the template and its variables) and its
     parser with the parser's variables: what spec() makes of a run point, and what verify makes
     of a finished run's own files (side_parser: the recorded one, default the declaration's)."""
-    made = scenario.declaration
+    made = bound.declaration
     return RunSpec(
         run_dir=run_dir,
-        owner=scenario.owner,
+        owner=bound.owner,
         record=dict(record),
         scenario=str(record["template"]),
         parser=parser,

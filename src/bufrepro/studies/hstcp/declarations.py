@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from bufrepro.kit.declaration import Block, Declaration, OnBlock
+from bufrepro.kit.declaration import NS3_UNTRACED, Block, Declaration, OnBlock
 from bufrepro.kit.grid import RunPoint
 from bufrepro.studies.hstcp import params
 
@@ -21,14 +21,14 @@ class Ns2(OnBlock):
     options = params.BACKEND_OPTIONS
 
     def params(self, setup: Block, point: RunPoint) -> dict[str, Any]:
-        """Template variables of one grid run."""
+        """Template variables of one grid run (a side run's, in sides.py's subclasses)."""
         return params.params(setup, point)
 
     def parse_args(self, setup: Block, point: RunPoint) -> dict[str, Any]:
         """hstcp.awk's -v variables: window, end, bottleneck nodes, capacity, packet size, and
         the M line's buffer, flow count and sample interval the stream must carry."""
-        args = params.parse_args(setup, point)
-        p = params.params(setup, point)
+        p = self.params(setup, point)
+        args = params.awk_args(p)
         args.update(buffer=p["buffer_pkts"], flows=len(p["flows"]), sample_s=p["sample_s"])
         return args
 
@@ -36,6 +36,7 @@ class Ns2(OnBlock):
 class Ns3(OnBlock):
     """ns3/hstcp.cc: writes the same stream, read by the same parser."""
 
+    untraced = NS3_UNTRACED
     template = "hstcp"
     parser = params.PARSER
     stream = params.STREAM
@@ -58,4 +59,4 @@ class Ns3(OnBlock):
 
 
 NS2 = Ns2()
-SCENARIOS: Mapping[str, Declaration[Block]] = MappingProxyType({"ns2": NS2, "ns3": Ns3()})
+DECLARATIONS: Mapping[str, Declaration[Block]] = MappingProxyType({"ns2": NS2, "ns3": Ns3()})

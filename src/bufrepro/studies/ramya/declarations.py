@@ -43,4 +43,4 @@ class Ns2(OnBlock):
         return args
 
 
-SCENARIOS: Mapping[str, Declaration[Block]] = MappingProxyType({"ns2": Ns2()})
+DECLARATIONS: Mapping[str, Declaration[Block]] = MappingProxyType({"ns2": Ns2()})

@@ -7,7 +7,7 @@ from types import MappingProxyType
 from typing import Any
 
 from bufrepro.backends import tally
-from bufrepro.kit.declaration import Block, Declaration, OnBlock
+from bufrepro.kit.declaration import NS3_UNTRACED, Block, Declaration, OnBlock
 from bufrepro.kit.grid import RunPoint
 from bufrepro.studies.dumbbell import http, params
 
@@ -64,6 +64,7 @@ class Ns3(OnBlock):
     """ns3/dumbbell.cc: writes the ns-2 text trace (trace_level full), read by the same parser,
     or counts the same metrics in-process (tally), read by the same tally parser."""
 
+    untraced = NS3_UNTRACED
     template = "dumbbell"
     parser = PARSER
     tally_parser = TALLY_PARSER
@@ -89,4 +90,4 @@ class Ns3(OnBlock):
 
 
 NS2 = Ns2()
-SCENARIOS: Mapping[str, Declaration[Block]] = MappingProxyType({"ns2": NS2, "ns3": Ns3()})
+DECLARATIONS: Mapping[str, Declaration[Block]] = MappingProxyType({"ns2": NS2, "ns3": Ns3()})

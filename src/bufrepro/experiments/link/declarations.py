@@ -8,9 +8,9 @@ from typing import Any
 
 from bufrepro.backends.fingerprint import fingerprint
 from bufrepro.experiments.link import ns3
-from bufrepro.experiments.link.scenario import CBR_PACKET_BYTES, OTHER_QUEUE_PKTS, Setup
+from bufrepro.experiments.link.parsed import CBR_PACKET_BYTES, OTHER_QUEUE_PKTS, Setup
 from bufrepro.kit import units
-from bufrepro.kit.declaration import Declaration
+from bufrepro.kit.declaration import NS3_UNTRACED, Declaration
 from bufrepro.kit.experiment import name_of
 from bufrepro.kit.grid import RunPoint
 
@@ -132,6 +132,7 @@ class Ns2(_Link):
 class Ns3(_Link):
     """ns3/link.cc (built into .ns3/link)."""
 
+    untraced = NS3_UNTRACED
     template = ns3.PROGRAM
 
     def params(self, setup: Setup, point: RunPoint) -> dict[str, Any]:
@@ -143,4 +144,4 @@ class Ns3(_Link):
         return ns3.arguments(name_of(point), link, point, red_args, ns3.targets(link, how))
 
 
-SCENARIOS: Mapping[str, Declaration[Setup]] = MappingProxyType({"ns2": Ns2(), "ns3": Ns3()})
+DECLARATIONS: Mapping[str, Declaration[Setup]] = MappingProxyType({"ns2": Ns2(), "ns3": Ns3()})
