@@ -159,7 +159,7 @@ def make(picture: Picture, tree: Path, cores: int) -> dict[str, Any]:
         if not page.is_file():
             raise SystemExit(f"pictures: no {page}: run the quick profile in {tree} first")
         shoot(page.resolve().as_uri(), out, picture.width, picture.height)
-        return record(picture, tree, f"{picture.source}: {tree.resolve()}")
+        return record(picture, tree, picture.source)
     flags = [*bench_advise.README, *bench_advise.README_QUEUES]
     with tempfile.TemporaryDirectory(prefix="bufrepro-pictures-") as tmp:
         shoot(advised(Path(tmp), flags, cores).as_uri(), out, picture.width, picture.height)
