@@ -30,8 +30,13 @@ DIFF_METRICS = {
     "ramya": {m for _, cols in RAMYA_TABLES.values() for m in cols.values()},
     "vegas": set(VEGAS_METRICS.values()),
 }
-# Diff columns a `train` split may name, per study.
-TRAIN_COLUMNS = {"hstcp": {"queue", "scenario"}, "ramya": {"table"}, "vegas": {"table"}}
+# Diff columns a `train` split may name, per study: within each queue, by buffer, rate or
+# scenario, so that every parameter reaches a training row.
+TRAIN_COLUMNS = {
+    "hstcp": {"queue", "scenario", "buffer_frac"},
+    "ramya": {"table", "buffer"},
+    "vegas": {"table"},
+}
 
 
 def space(study: str, profile: str = "") -> dict[str, Any]:
