@@ -1,0 +1,70 @@
+"""Every run's params.json records its simulator: a study's own, a further one, a side run's and
+an experiment's (the own/further distinction is the scope's role, not the key's presence)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bufrepro import backends
+from bufrepro.backends.base import write_inputs
+from bufrepro.kit import configs
+from bufrepro.kit.scope import Scope
+from bufrepro.pipeline import batch, configuration
+from bufrepro.pipeline.experiments import plan as experiment_plan
+from conftest import TINY, merged
+
+# A link experiment on ns-2 beside the tiny studies (the link kind's smallest block).
+LINK = {
+    "kind": "link",
+    "link": {"rate": "5Mbit", "rtt": "40ms", "loss": "1%"},
+    "flows": {"count": 3, "cc": "sack"},
+    "run": {"warmup": "1s", "measure": "2s"},
+    "seeds": [1, 2],
+}
+
+
+@pytest.fixture(scope="module")
+def cfg() -> dict[str, Any]:
+    """The tiny dumbbell on ns-2 and ns-3, hstcp (its side runs) and one link experiment."""
+    over = configs.merge(
+        TINY,
+        {
+            "studies": ["dumbbell", "hstcp"],
+            "simulators": {"dumbbell": ["ns2", "ns3"]},
+            "experiments": {"mine": LINK},
+        },
+    )
+    return configuration.validate(merged(over))
+
+
+def _first_params(cfg: dict[str, Any], chosen: Scope, where: Path) -> dict[str, Any]:
+    """The params.json the engine writes for the scope's first run (rendered, not simulated)."""
+    if chosen.experiment:
+        resolved = experiment_plan.resolve(cfg, chosen.owner)
+        simulator, specs = experiment_plan.batch_specs(resolved, "coarse-b0000")
+    else:
+        simulator, specs = batch.batch_specs(cfg, chosen, "b0000")
+    spec = specs[0]
+    spec = dataclasses.replace(spec, run_dir=where / spec.run_dir)
+    write_inputs(spec, *backends.get(simulator, cfg).scenario(spec))
+    params: dict[str, Any] = json.loads((spec.run_dir / "params.json").read_text())
+    return params
+
+
+def test_every_role_records_its_simulator(cfg: dict[str, Any], tmp_path: Path) -> None:
+    scopes = batch.scopes(cfg)
+    seen = {}
+    for chosen in scopes:
+        if not chosen.experiment and not batch.batches(cfg, chosen):
+            continue  # a side run of no point here (hstcp's twins: none in this grid)
+        params = _first_params(cfg, chosen, tmp_path)
+        assert params["simulator"] == chosen.simulator, chosen
+        seen[chosen.role] = params["simulator"]
+    # One scope of each role, each on its simulator: own and side runs on hstcp's and the
+    # dumbbell's ns-2, the further one on ns-3, the experiment on the link kind's default.
+    assert seen == {"own": "ns2", "further": "ns3", "side": "ns2", "experiment": "ns2"}
