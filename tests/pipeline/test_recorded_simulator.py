@@ -1,5 +1,6 @@
 """Every run's params.json records its simulator: a study's own, a further one, a side run's and
-an experiment's (the own/further distinction is the scope's role, not the key's presence)."""
+an experiment's (the own/further distinction is the scope's role, not the key's presence); a
+run's owner is its scope's, in its run point, its spec and its record alike."""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ from typing import Any
 import pytest
 
 from bufrepro import backends
-from bufrepro.backends.base import write_inputs
+from bufrepro.backends.base import RunSpec, write_inputs
 from bufrepro.kit import configs
-from bufrepro.kit.scope import Scope
-from bufrepro.pipeline import batch, configuration
+from bufrepro.kit.scope import Scope, of_run
+from bufrepro.pipeline import batch, configuration, verify
 from bufrepro.pipeline.experiments import plan as experiment_plan
 from conftest import TINY, merged
 
@@ -42,8 +43,9 @@ def cfg() -> dict[str, Any]:
     return configuration.validate(merged(over))
 
 
-def _first_params(cfg: dict[str, Any], chosen: Scope, where: Path) -> dict[str, Any]:
-    """The params.json the engine writes for the scope's first run (rendered, not simulated)."""
+def _first_run(cfg: dict[str, Any], chosen: Scope, where: Path) -> tuple[RunSpec, dict[str, Any]]:
+    """The scope's first run's spec and the params.json the engine writes for it (rendered, not
+    simulated)."""
     if chosen.experiment:
         resolved = experiment_plan.resolve(cfg, chosen.owner)
         simulator, specs = experiment_plan.batch_specs(resolved, "coarse-b0000")
@@ -53,7 +55,7 @@ def _first_params(cfg: dict[str, Any], chosen: Scope, where: Path) -> dict[str, 
     spec = dataclasses.replace(spec, run_dir=where / spec.run_dir)
     write_inputs(spec, *backends.get(simulator, cfg).scenario(spec))
     params: dict[str, Any] = json.loads((spec.run_dir / "params.json").read_text())
-    return params
+    return spec, params
 
 
 def test_every_role_records_its_simulator(cfg: dict[str, Any], tmp_path: Path) -> None:
@@ -62,9 +64,23 @@ def test_every_role_records_its_simulator(cfg: dict[str, Any], tmp_path: Path) -
     for chosen in scopes:
         if not chosen.experiment and not batch.batches(cfg, chosen):
             continue  # a side run of no point here (hstcp's twins: none in this grid)
-        params = _first_params(cfg, chosen, tmp_path)
+        spec, params = _first_run(cfg, chosen, tmp_path)
         assert params["simulator"] == chosen.simulator, chosen
+        # One owner, the scope's (an experiment's too: no experiments/ prefix), and the run in
+        # the scope's folder.
+        assert spec.owner == params["study"] == chosen.owner, chosen
+        assert of_run(str(spec.run_dir.relative_to(tmp_path / "results")), scopes) == chosen
         seen[chosen.role] = params["simulator"]
     # One scope of each role, each on its simulator: own and side runs on hstcp's and the
     # dumbbell's ns-2, the further one on ns-3, the experiment on the link kind's default.
     assert seen == {"own": "ns2", "further": "ns3", "side": "ns2", "experiment": "ns2"}
+
+
+def test_an_experiments_old_record_finds_its_scope(cfg: dict[str, Any]) -> None:
+    """A record made when an experiment's runs named their owner experiments/<name>."""
+    scopes = batch.scopes(cfg)
+    folder = "experiments/mine/runs/DropTail/b10/seed1"
+    meta = {"simulator": "ns2"}
+    for owner in ("mine", "experiments/mine"):
+        found = verify.scope_of(scopes, {"study": owner}, meta, folder)
+        assert found.experiment and found.owner == "mine"

@@ -119,8 +119,9 @@ def scope_of(
     """The scope a run was made in, from its records: its owner (params.json's study) on its
     simulator (recorded_simulator), the one whose folder holds the run (folder: relative to
     results/) where several do (a study's side runs), else the owner's grid."""
-    owner = str(params["study"])
-    mine = [s for s in scopes if (str(s) if s.experiment else s.owner) == owner]
+    # An experiment's record made before its owner was its bare name says experiments/<name>.
+    owner = str(params["study"]).removeprefix(f"{scope.EXPERIMENT_FOLDER}/")
+    mine = [s for s in scopes if s.owner == owner]
     simulator = recorded_simulator(params, meta)
     if simulator:
         mine = [s for s in mine if s.simulator == simulator]
