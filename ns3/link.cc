@@ -6,7 +6,7 @@
 //
 // Every parameter comes from the command line (bufrepro.experiments.link.ns3 passes only
 // validated numbers, enums, ns-3 type names and attribute lists); the stream's first line is the run's fingerprint header
-// ("# bufrepro experiments/NAME run=RUN seed=SEED end=END", backends/fingerprint.py), its
+// ("# bufrepro NAME run=RUN seed=SEED end=END", backends/fingerprint.py), its
 // second the program's version and every parameter ("#@ ..."), its last the end line
 // "# end LINES SUM" (docs/trusting-a-run.md; streamsum.h's EndLine is the one place that writes it).
 //
@@ -298,7 +298,7 @@ int
 main(int argc, char* argv[])
 {
     Params p;
-    p.header = RunHeader{1, "out.tr", "link", "none", "25", "experiments/"};
+    p.header = RunHeader{1, "out.tr", "link", "none", "25"};
     p.tcp.iw = 10;
     p.tcp.bufferPkts = 10000;
     p.tcp.initialRto = 3.0;

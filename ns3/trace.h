@@ -228,7 +228,6 @@ struct RunHeader
     uint32_t seed = 1;
     std::string trace;
     std::string owner, run = "none", end;
-    std::string ownerPrefix; // the owner's folder in the header ("experiments/")
 
     /**
      * \brief --seed, --trace, the owner's flag (--study, --experiment), --run and --end.
@@ -244,7 +243,7 @@ struct RunHeader
 
     std::string Line() const
     {
-        return "# bufrepro " + ownerPrefix + owner + " run=" + run + " seed=" +
+        return "# bufrepro " + owner + " run=" + run + " seed=" +
                std::to_string(seed) + " end=" + end;
     }
 

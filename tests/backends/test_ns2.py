@@ -42,7 +42,7 @@ def digest(path: Path) -> str:
 
 def test_run_parses_and_is_physical(tiny_cfg: dict[str, Any], tmp_path: Path) -> None:
     where = run(tiny_cfg, _point(tiny_cfg, "DropTail", 5, 1), tmp_path / "a")
-    row = tables.read_run(where)
+    row = tables.read_run(where, "ns2")
     # The bottleneck cannot carry more than 0.5 Mb/s: TCP + CBR throughput below it.
     assert row["tcp_throughput_kbps"] + row["cbr_throughput_kbps"] <= 500 * 1.02
     assert 0.5 < row["link_utilisation"] <= 1.0 + 1e-6
@@ -97,7 +97,7 @@ def test_same_seed_same_trace_other_seed_differs(tiny_cfg: dict[str, Any], tmp_p
 
 
 def test_error_model_drops_at_link_head(tiny_cfg: dict[str, Any], tmp_path: Path) -> None:
-    row = tables.read_run(run(tiny_cfg, _point(tiny_cfg, "DropTail", 50, 1), tmp_path / "a"))
+    row = tables.read_run(run(tiny_cfg, _point(tiny_cfg, "DropTail", 50, 1), tmp_path / "a"), "ns2")
     assert row["tcp_drops_link"] > 0  # plr 0.05 on the bottleneck
 
 

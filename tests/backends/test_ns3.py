@@ -55,7 +55,7 @@ def test_run_is_physical_and_records_ns3(tmp_path: Path) -> None:
     point = _point(cfg, "DropTail", 5)
     assert point.run_dir.startswith("results/dumbbell/ns3/runs/")
     where = _run(cfg, point, tmp_path / "a")
-    row = tables.read_run(where)
+    row = tables.read_run(where, "ns3")
     assert row["tcp_throughput_kbps"] + row["cbr_throughput_kbps"] <= 500 * 1.001
     assert 0.5 < row["link_utilisation"] <= 1.0 + 1e-6
     assert row["tcp_delay_ms_mean"] > 2 * 2 + 10
@@ -178,7 +178,7 @@ def test_error_model_at_head_or_tail_drops_on_the_link(tmp_path: Path) -> None:
     for where in ("head", "tail"):
         cfg = _cfg(grid={"plr": [0.05]}, ns3={"error_model_at": where})
         run_dir = _run(cfg, _point(cfg, "DropTail", 5), tmp_path / where)
-        row = tables.read_run(run_dir)
+        row = tables.read_run(run_dir, "ns3")
         assert row["tcp_drops_link"] > 0, where
 
 

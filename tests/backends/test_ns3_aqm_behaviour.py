@@ -154,7 +154,7 @@ def _dumbbell(queue: str, where: Path) -> dict[str, float]:
     )
     spec = dataclasses.replace(plan.spec(cfg, point), run_dir=where)
     assert execute(backends.get("ns3", cfg), spec) == "ran"
-    return tables.read_run(where)
+    return tables.read_run(where, "ns3")
 
 
 # The CBR's one-way delay with nothing ahead of it: 2 + 10 + 2 ms of wires and 16 ms to send its
@@ -196,7 +196,7 @@ def _pie_at(mbps: float, where: Path) -> dict[str, float]:
     (point,) = (p for b in plan.batches(cfg, "dumbbell", "ns3") for p in b)
     spec = dataclasses.replace(plan.spec(cfg, point), run_dir=where)
     assert execute(backends.get("ns3", cfg), spec) == "ran"
-    return tables.read_run(where)
+    return tables.read_run(where, "ns3")
 
 
 # PIE's 15 ms reference in 1500 B packets: 62.5 at 50 Mb/s (0.24 ms a packet), above the buffer

@@ -157,7 +157,7 @@ def copy_run(run: KeptRun, where: Path, which: int = 0) -> Path:
 def fails_naming_the_run(run_dir: Path, tmp_path: Path) -> None:
     """read_run and the whole aggregation stop, naming the run; no table is written."""
     with pytest.raises(checks.BadRunFiles, match=str(run_dir)):
-        tables.read_run(run_dir, STUDY.required_metrics())
+        tables.read_run(run_dir, STUDY.own_simulator(), STUDY.required_metrics())
     manifest = tmp_path / "b0000.tsv"
     manifest.write_text(f"run_dir\tstatus\tseconds\n{run_dir}\tran\t0.1\n")
     out = tmp_path / "tables"
@@ -167,7 +167,9 @@ def fails_naming_the_run(run_dir: Path, tmp_path: Path) -> None:
 
 
 def test_the_original_run_is_read(dumbbell: KeptRun, tmp_path: Path) -> None:
-    row = tables.read_run(copy_run(dumbbell, tmp_path / "run"), STUDY.required_metrics())
+    row = tables.read_run(
+        copy_run(dumbbell, tmp_path / "run"), STUDY.own_simulator(), STUDY.required_metrics()
+    )
     assert row["acct_ok"] == 1 and 0 < row["link_utilisation"] <= 1
 
 
@@ -209,7 +211,7 @@ def test_a_plausible_hand_edit_of_the_metrics_stops_aggregation(
     assert edited != path.read_text(), kind
     path.write_bytes(edited.encode())
     with pytest.raises(checks.BadRunFiles, match="not the file this run made") as err:
-        tables.read_run(run_dir, STUDY.required_metrics())
+        tables.read_run(run_dir, STUDY.own_simulator(), STUDY.required_metrics())
     meta = json.loads((run_dir / "run.json").read_text())
     assert str(run_dir) in str(err.value) and meta["command"] in str(err.value)
     fails_naming_the_run(run_dir, tmp_path)

@@ -76,7 +76,7 @@ def dumbbell(tmp_path_factory: pytest.TempPathFactory, patched_ns: Path) -> Kept
 def _refused(run_dir: Path, file: str) -> str:
     """The refusal's message: it names the run, the file and the remaking command."""
     with pytest.raises(checks.BadRunFiles) as err:
-        tables.read_run(run_dir, STUDY.required_metrics())
+        tables.read_run(run_dir, STUDY.own_simulator(), STUDY.required_metrics())
     text = str(err.value)
     assert str(run_dir) in text and file in text, text
     return text
@@ -93,7 +93,7 @@ def test_the_untouched_run_is_read(dumbbell: KeptRun, tmp_path: Path) -> None:
     run_dir = copy_run(dumbbell, tmp_path)
     meta = json.loads((run_dir / "run.json").read_text())
     assert {"params_sha256", "scenario_sha256", "scenario_file"} <= set(meta)
-    tables.read_run(run_dir, STUDY.required_metrics())
+    tables.read_run(run_dir, STUDY.own_simulator(), STUDY.required_metrics())
 
 
 def test_the_corpus_has_at_least_20_params_edits() -> None:
@@ -168,7 +168,7 @@ def test_files_copied_from_another_run_are_refused(
     if len(same) == len(files):
         pytest.skip(f"{files}: the same bytes in both runs")
     with pytest.raises(checks.BadRunFiles, match=str(run_dir)):
-        tables.read_run(run_dir, STUDY.required_metrics())
+        tables.read_run(run_dir, STUDY.own_simulator(), STUDY.required_metrics())
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:

@@ -18,6 +18,7 @@ from fault_runs import config
 from bufrepro import backends, registry
 from bufrepro.backends.base import execute
 from bufrepro.cli import main
+from bufrepro.kit import tables
 from bufrepro.pipeline import plan, report_text, verify
 
 pytestmark = pytest.mark.usefixtures("ns_available")
@@ -171,3 +172,29 @@ def test_the_published_rows_resting_on_a_run_are_named(tmp_path: Path) -> None:
     rows = verify.published_rows(tmp_path, {**params, "buffer": 10, "seed": 3})
     assert rows == ["table Table 3, row 1, metric tcp_delay_ms_mean, in_pi True"]
     assert verify.published_rows(tmp_path, {**params, "buffer": 50, "seed": 1}) == []
+    # A run records its simulator: the study's own rests on the published rows (as a record
+    # made before, without one, does), a further simulator's does not.
+    own = {**params, "buffer": 10, "seed": 3, "simulator": "ns2"}
+    assert verify.published_rows(tmp_path, own) == rows
+    assert verify.published_rows(tmp_path, {**own, "simulator": "ns3"}) == []
+
+
+def test_an_old_record_reads_and_verifies_as_its_own_simulators(
+    tree: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    """A params.json made before every run recorded its simulator (no simulator key, run.json
+    bound to it) is a run of its study's own simulator: the same runs.csv row, and it verifies."""
+    results, runs = _copy(tree, tmp_path)
+    run = runs[0]
+    params = json.loads((run / "params.json").read_text())
+    assert params["simulator"] == "ns2"  # every run records its simulator, the own one too
+    row = tables.read_run(run, "ns2")
+    assert "simulator" not in row  # an own run's row, as runs.csv had it
+    assert tables.read_run(run, "ns3")["simulator"] == "ns2"  # a further simulator's has it
+    del params["simulator"]
+    (run / "params.json").write_text(json.dumps(params, indent=1, sort_keys=True) + "\n")
+    _redigest(run, "params.json")
+    assert tables.read_run(run, "ns2") == row
+    name = str(run.relative_to(results.parent))
+    outcome = verify.verify_run(tree[1], run, tmp_path / "s", name)
+    assert outcome.status == "same", outcome

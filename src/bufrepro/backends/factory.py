@@ -8,18 +8,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 from bufrepro.backends.base import RunSpec
 from bufrepro.kit.declaration import Declaration
 from bufrepro.kit.grid import RunPoint
-
-
-def _empty() -> Mapping[str, Any]:
-    return MappingProxyType({})
 
 
 @dataclass(frozen=True)
@@ -32,8 +27,6 @@ class Bound:
     backend: str
     declaration: Declaration[Any]
     setup: Any
-    # Keys params.json holds beside the run point, the template and its variables.
-    record: Mapping[str, Any] = field(default_factory=_empty)
 
     @property
     def template(self) -> str:
@@ -52,11 +45,13 @@ class Bound:
 
 
 def spec(bound: Bound, point: RunPoint, base: Path = Path()) -> RunSpec:
-    """A run point's spec: its record (params.json), template, parser and parser variables."""
+    """A run point's spec: its record (params.json: the run point, its simulator, the template
+    and its variables), parser and parser variables. Every run records its simulator, an
+    owner's own as a further one's: which of the two it is, is its scope's role."""
     made, setup = bound.declaration, bound.setup
     record = {
         **point.as_dict(),
-        **bound.record,
+        "simulator": bound.backend,
         "template": made.template,
         "params": made.params(setup, point),
     }

@@ -89,12 +89,7 @@ def run_points(
     """The runs of (series value, axis value) pairs times seeds, under ROOT/<name>/runs/."""
     keys = (kind.series_key, kind.axis_key)
     return [
-        RunPoint(f"experiments/{name}", tuple(zip(keys, pair, strict=True)), s, kind.path_labels)
+        RunPoint(name, tuple(zip(keys, pair, strict=True)), s, kind.path_labels, experiment=True)
         for pair in pairs
         for s in seeds
     ]
-
-
-def name_of(point: RunPoint) -> str:
-    """The experiment a run point of run_points belongs to (its owner without the prefix)."""
-    return point.owner.removeprefix("experiments/")

@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bufrepro.kit.scope import EXPERIMENT_FOLDER
+
 
 def fmt(value: Any) -> str:
     """Canonical text of a grid value, as it appears in paths and tables."""
@@ -30,6 +32,9 @@ class RunPoint:
     # The folder of the owner's runs of this kind: "runs" (its grid), or a side run's own (hstcp's
     # "twoflow", "band", "twin"): results/OWNER[/BACKEND]/FOLDER/...
     folder: str = "runs"
+    # An experiment's run: results/experiments/OWNER/FOLDER/... (the owner is its bare name, as
+    # its Scope's and its RunSpec's are).
+    experiment: bool = False
 
     def get(self, key: str) -> Any:
         """The value of one swept key."""
@@ -41,6 +46,8 @@ class RunPoint:
         labels = self.labels or tuple(k for k, _ in self.values)
         parts = [f"{label}{fmt(v)}" for label, (_, v) in zip(labels, self.values, strict=True)]
         where = [self.owner, self.backend] if self.backend else [self.owner]
+        if self.experiment:
+            where = [EXPERIMENT_FOLDER, *where]
         return "/".join(["results", *where, self.folder, *parts, f"seed{self.seed}"])
 
     def as_dict(self) -> dict[str, Any]:

@@ -13,6 +13,10 @@ from bufrepro.kit import binding, checks, stats
 
 # Per-run provenance columns: in provenance.json, not in runs.csv (they vary between machines).
 PROVENANCE = ("wall_s", "ns_version", "ns_build")
+# params.json keys that are the run's inputs, not columns of runs.csv.
+INPUTS = ("params", "template")
+# The params.json key naming the run's simulator: a column of a further simulator's runs only.
+SIMULATOR = "simulator"
 
 
 def read_metrics(path: Path) -> dict[str, float]:
@@ -47,8 +51,11 @@ def read_record(run_dir: Path) -> dict[str, Any]:
     return meta  # type: ignore[no-any-return]
 
 
-def read_run(run_dir: Path, required: Sequence[str] = ()) -> dict[str, Any]:
+def read_run(run_dir: Path, own: str, required: Sequence[str] = ()) -> dict[str, Any]:
     """One row: swept values and seed (params.json), metrics, and ns provenance (run.json).
+    `own` is the owner's own simulator: the row names the run's simulator only when it is
+    another (a further simulator's run), so an own run's row is the same whether its params.json
+    records the simulator (every run since it does) or not (a record made before).
 
     Both files are checked first (every required metric present and defined, every value in
     its bounds, the rates within the capacity run.json's parser variables give); a run that
@@ -62,7 +69,9 @@ def read_run(run_dir: Path, required: Sequence[str] = ()) -> dict[str, Any]:
     if problems:
         raise checks.BadRunFiles(f"run {run_dir}: metrics.tsv: {'; '.join(problems)}")
     params = binding.read_params(run_dir, meta)
-    row: dict[str, Any] = {k: v for k, v in params.items() if k not in ("params", "template")}
+    row: dict[str, Any] = {k: v for k, v in params.items() if k not in INPUTS}
+    if row.get(SIMULATOR, own) == own:
+        row.pop(SIMULATOR, None)
     row.update({k: v for k, v in values.items() if v is not None})
     row["ns_version"] = meta.get("simulator_version", "")
     row["ns_build"] = meta.get("simulator_package", "")
@@ -97,10 +106,14 @@ def read_bound_metrics(run_dir: Path) -> dict[str, float]:
 
 
 def collect(
-    metric_files: Sequence[str | Path], keys: Sequence[str], required: Sequence[str] = ()
+    metric_files: Sequence[str | Path],
+    keys: Sequence[str],
+    own: str,
+    required: Sequence[str] = (),
 ) -> pd.DataFrame:
-    """All runs of a study as one DataFrame, sorted by its columns' values for stable output."""
-    rows = [read_run(Path(p).parent, required) for p in metric_files]
+    """All runs of a study as one DataFrame, sorted by its columns' values for stable output
+    (own: the study's own simulator, read_run)."""
+    rows = [read_run(Path(p).parent, own, required) for p in metric_files]
     if not rows:
         raise ValueError("no runs to collect")
     df = pd.DataFrame(rows)
@@ -114,11 +127,13 @@ def study_tables(
     run_dirs: Sequence[str | Path],
     keys: Sequence[str],
     reported: Sequence[str],
+    own: str,
     required: Sequence[str] = (),
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, Any]]:
-    """runs (one row per run, provenance columns included), summary (per cell and metric) and
-    the study's provenance record; every run's files are checked (read_run) with `required`."""
-    runs = collect([Path(d) / "metrics.tsv" for d in run_dirs], keys, required)
+    """runs (one row per run, provenance columns included; a simulator column for a further
+    simulator's runs, not the study's `own`), summary (per cell and metric) and the study's
+    provenance record; every run's files are checked (read_run) with `required`."""
+    runs = collect([Path(d) / "metrics.tsv" for d in run_dirs], keys, own, required)
     metric_cols = [m for m in reported if m in runs]
     summary = stats.summarise(runs, list(keys), metric_cols)
     provenance = {

@@ -21,7 +21,12 @@ def write_tables(
     # Every run's metrics.tsv and run.json are checked as they are read: the first that fails
     # stops the aggregation, naming the run (checks.BadRunFiles); nothing is written then.
     runs, summary, prov = tables.study_tables(
-        name, run_dirs, study.grid_keys, study.reported, study.required_metrics()
+        name,
+        run_dirs,
+        study.grid_keys,
+        study.reported,
+        study.own_simulator(),
+        study.required_metrics(),
     )
     out_dir.mkdir(parents=True, exist_ok=True)
     tables.stable_runs(runs).to_csv(out_dir / "runs.csv", index=False, float_format="%.6f")

@@ -93,7 +93,8 @@ def batch_index(name: str) -> int:
 
 def bound(cfg: Mapping[str, Any], name: str, backend: str = "") -> Bound:
     """The study's runs on `backend` (its own when empty): that simulator's declaration
-    (Study.declarations) bound to the study's block as that simulator runs it."""
+    (Study.declarations) bound to the study's block as that simulator runs it; every run's
+    params.json records the simulator (factory.spec), the own one's as a further one's."""
     study = registry.get(name)
     chosen = backend or study.own_simulator()
     own = chosen == study.own_simulator()
@@ -102,7 +103,6 @@ def bound(cfg: Mapping[str, Any], name: str, backend: str = "") -> Bound:
         backend=chosen,
         declaration=study.declarations()[chosen],
         setup=cfg[name] if own else simulator_block(cfg, name, chosen),
-        record={} if own else {"simulator": chosen},
     )
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bufrepro import backends
+from bufrepro import backends, registry
 from bufrepro.backends import factory
 from bufrepro.backends.base import Backend, RunFailed, RunSpec, execute, run_key
 from bufrepro.kit import binding, checks, scope, tables
@@ -77,11 +77,23 @@ def cell_of(params: Mapping[str, Any]) -> str:
     return f"{params.get('study', '?')}: {values}"
 
 
+def recorded_simulator(params: Mapping[str, Any], meta: Mapping[str, Any]) -> str:
+    """The simulator a run recorded: params.json's (every run's since each records it), else
+    run.json's, which every run has recorded (a params.json made before: an own run's, since a
+    further simulator's always named it)."""
+    return str(params.get("simulator") or meta.get("simulator") or "")
+
+
 def published_rows(results: Path, params: Mapping[str, Any]) -> list[str]:
     """The published rows compared with the run's cell (results/<study>/tables/diff.csv rows
-    whose swept values are the run's and that have a counterpart): "table, row, metric"."""
+    whose swept values are the run's and that have a counterpart): "table, row, metric". Only
+    a run of the study's own simulator rests on them (Study.own_simulator; a record without a
+    simulator, made before every run recorded it, is the own simulator's)."""
     path = results / str(params.get("study", "")) / "tables" / "diff.csv"
-    if "simulator" in params or not path.is_file():
+    if not path.is_file():
+        return []
+    own = registry.get(str(params["study"])).own_simulator()
+    if str(params.get("simulator", own)) != own:
         return []
     swept = {k: v for k, v in params.items() if k not in binding.NOT_SWEPT}
     with path.open(encoding="utf-8", newline="") as fh:
@@ -105,12 +117,12 @@ def scope_of(
     scopes: Sequence[scope.Scope], params: Mapping[str, Any], meta: Mapping[str, Any], folder: str
 ) -> scope.Scope:
     """The scope a run was made in, from its records: its owner (params.json's study) on its
-    simulator (params.json's for a further one, else run.json's), the one whose folder holds
-    the run (folder: relative to results/) where several do (a study's side runs), else the
-    owner's grid."""
-    owner = str(params["study"])
-    mine = [s for s in scopes if (str(s) if s.experiment else s.owner) == owner]
-    simulator = params.get("simulator") or meta.get("simulator")
+    simulator (recorded_simulator), the one whose folder holds the run (folder: relative to
+    results/) where several do (a study's side runs), else the owner's grid."""
+    # An experiment's record made before its owner was its bare name says experiments/<name>.
+    owner = str(params["study"]).removeprefix(f"{scope.EXPERIMENT_FOLDER}/")
+    mine = [s for s in scopes if s.owner == owner]
+    simulator = recorded_simulator(params, meta)
     if simulator:
         mine = [s for s in mine if s.simulator == simulator]
     holding = [s for s in mine if folder.startswith(f"{s}/")]

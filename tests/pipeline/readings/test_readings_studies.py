@@ -122,7 +122,9 @@ def _configured_diff(
     spec = registry.get(study)
     block = {**cfg[study], **{k: v for k, v in prior.block.items() if k != "grid"}}
     dirs = [s.run_dir for s in runs.specs(cfg, prior)]
-    run_table, summary, _ = tables.study_tables(study, dirs, spec.grid_keys, spec.reported)
+    run_table, summary, _ = tables.study_tables(
+        study, dirs, spec.grid_keys, spec.reported, spec.own_simulator()
+    )
     made = {"runs": tables.stable_runs(run_table), "summary": summary, **paper}
     diff = spec.compare(block, made)["diff"]
     return diff[diff["has_counterpart"].astype(bool)].reset_index(drop=True), spec.diff(block, made)

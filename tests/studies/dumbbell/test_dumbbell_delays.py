@@ -85,7 +85,7 @@ NR > 1 && $5 == "ack" {
 
 def test_derived_delays_match_the_trace(tiny_cfg: dict[str, Any], tmp_path: Path) -> None:
     where = _kept_run(tiny_cfg, tmp_path / "a")
-    row = tables.read_run(where)
+    row = tables.read_run(where, "ns2")
     runs = pd.DataFrame([{**row, "bottleneck_mbps": 0.5}])
     made = delays.derived_runs(_block(tiny_cfg, "one_way_all"), runs).iloc[0]
     every = _from_trace(where, ALL_DELAYS)

@@ -60,7 +60,7 @@ def test_http_run_parses_with_response_times_above_the_floor(tmp_path: Path) -> 
     cfg = http_cfg()
     point = STUDY.runs(cfg["dumbbell"])[0]
     where = run(cfg, point, tmp_path / "a")
-    row = tables.read_run(where)
+    row = tables.read_run(where, "ns2")
     topo = cfg["dumbbell"]["topology"]
     one_way_ms = 2 * topo["access_delay_ms"] + topo["bottleneck_delay_ms"]
     # An HTTP/1.0 object takes the handshake's round trip and the request-response round trip.

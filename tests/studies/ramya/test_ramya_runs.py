@@ -32,7 +32,7 @@ def simulate(cfg: dict[str, Any], p: RunPoint, where: Path, keep: bool = False) 
 
 
 def test_one_frame_buffer_run_is_physical(tiny_cfg: dict[str, Any], tmp_path: Path) -> None:
-    row = read_run(simulate(tiny_cfg, point(tiny_cfg, "table5", 1, 1), tmp_path))
+    row = read_run(simulate(tiny_cfg, point(tiny_cfg, "table5", 1, 1), tmp_path), "ns2")
     assert 0 < row["tcp_throughput_kbps"] <= 1000 * 1.001  # B2 = 1 Mb/s
     assert row["tcp_goodput_kbps"] < row["tcp_throughput_kbps"]  # 536 of 576 B are payload
     assert row["tcp_drops_queue"] > 0  # one frame of buffer overflows
@@ -59,9 +59,9 @@ def test_ns2_queue_limit_counts_the_packet_on_the_wire(
 
 
 def test_ping_through_a_large_buffer(tiny_cfg: dict[str, Any], tmp_path: Path) -> None:
-    small = read_run(simulate(tiny_cfg, point(tiny_cfg, "latency", 10, 1), tmp_path))
+    small = read_run(simulate(tiny_cfg, point(tiny_cfg, "latency", 10, 1), tmp_path), "ns2")
     large = read_run(
-        simulate(tiny_cfg, point(tiny_cfg, "latency", 100, 1, rwnd_bytes=102400), tmp_path)
+        simulate(tiny_cfg, point(tiny_cfg, "latency", 100, 1, rwnd_bytes=102400), tmp_path), "ns2"
     )
     assert small["ping_sent"] == pytest.approx(500, abs=2)  # every 10 ms for 5 s
     assert small["ping_rtt_ms_mean"] >= 48  # at least the propagation RTT

@@ -36,7 +36,7 @@ def simulate(cfg: dict[str, Any], p: RunPoint, where: Path, keep: bool = False) 
 @pytest.mark.usefixtures("patched_ns")
 def test_a_run_is_physical(tiny_cfg: dict[str, Any], tmp_path: Path) -> None:
     p = point(tiny_cfg, 1, setup="packet", variant="standard", packet_bytes=512)
-    row = read_run(simulate(tiny_cfg, p, tmp_path / "a"))
+    row = read_run(simulate(tiny_cfg, p, tmp_path / "a"), STUDY.own_simulator())
     assert row["acct_ok"] == 1 and row["ns_build"].startswith("ns-2.35+bufrepro")
     # The MAP - AR link (1 Mb/s) carries at most 1 Mb/s; 23 of the 35 s carry data.
     assert 100 < row["tcp_throughput_kbps"] < 1000 * 23 / 35
@@ -54,8 +54,13 @@ def test_a_run_is_physical(tiny_cfg: dict[str, Any], tmp_path: Path) -> None:
 
 @pytest.mark.usefixtures("patched_ns")
 def test_rtt_sets_the_delay(tiny_cfg: dict[str, Any], tmp_path: Path) -> None:
-    short = read_run(simulate(tiny_cfg, point(tiny_cfg, setup="rtt", rtt_ms=60), tmp_path / "s"))
-    long = read_run(simulate(tiny_cfg, point(tiny_cfg, setup="rtt", rtt_ms=120), tmp_path / "l"))
+    own = STUDY.own_simulator()
+    short = read_run(
+        simulate(tiny_cfg, point(tiny_cfg, setup="rtt", rtt_ms=60), tmp_path / "s"), own
+    )
+    long = read_run(
+        simulate(tiny_cfg, point(tiny_cfg, setup="rtt", rtt_ms=120), tmp_path / "l"), own
+    )
     # 60 ms more round trip is 30 ms more one-way delay.
     assert long["tcp_delay_ms_mean"] - short["tcp_delay_ms_mean"] == pytest.approx(30, abs=5)
 

@@ -54,21 +54,20 @@ class LinkExperiment(Experiment[Setup]):
 
     def check(self, where: str, block: Block) -> list[str]:
         """Units, enums and orders the schema cannot see, each naming its key."""
+        backend = self.backend_for(block)  # checked before any Resolved holds it
         problems = [
-            p
-            for q in block["queues"]
-            if (p := queue_problem(str(q), backend_of(block), f"{where}.queues"))
+            p for q in block["queues"] if (p := queue_problem(str(q), backend, f"{where}.queues"))
         ]
         # Each quantity on its own first, so that every bad one is named at once.
         link_, flows, targets = block["link"], block["flows"], block["targets"]
-        elsewhere = cc_problem(str(flows["cc"]), backend_of(block), f"{where}.flows.cc")
+        elsewhere = cc_problem(str(flows["cc"]), backend, f"{where}.flows.cc")
         if elsewhere:
             return [*problems, elsewhere]
         one_by_one: list[Callable[[], object]] = [
             lambda: units.rate_bps(str(link_["rate"]), f"{where}.link.rate"),
             lambda: units.seconds(str(link_["rtt"]), f"{where}.link.rtt"),
             lambda: units.fraction(link_["loss"], f"{where}.link.loss", what="a loss rate"),
-            lambda: units.choice(str(flows["cc"]), CCS[backend_of(block)], f"{where}.flows.cc"),
+            lambda: units.choice(str(flows["cc"]), CCS[backend], f"{where}.flows.cc"),
             lambda: units.seconds(str(flows["start_jitter"]), f"{where}.flows.start_jitter", True),
             lambda: units.fraction(
                 targets["within"], f"{where}.targets.within", what="the utilisation margin"
@@ -153,12 +152,12 @@ class LinkExperiment(Experiment[Setup]):
         """The queues, in the order given; with an AQM on ns3, DropTail on ns3 too (the
         baseline the AQMs are judged against, on the same simulator)."""
         queues = [str(q) for q in setup.block["queues"]]
-        return [*queues, BASELINE] if self._needs_baseline(setup.block) else queues
+        return [*queues, BASELINE] if self._needs_baseline(setup) else queues
 
-    def _needs_baseline(self, block: Block) -> bool:
-        queues = [str(q) for q in block["queues"]]
+    def _needs_baseline(self, setup: Setup) -> bool:
+        queues = [str(q) for q in setup.block["queues"]]
         aqm = any(q in AQM_TARGETS for q in queues)
-        return aqm and backend_of(block) == "ns3" and BASELINE not in queues
+        return aqm and setup.link.backend == "ns3" and BASELINE not in queues
 
     def axis_range(self, setup: Setup) -> tuple[int, int]:
         """The buffers searched, in packets."""
@@ -166,7 +165,7 @@ class LinkExperiment(Experiment[Setup]):
 
     def describe(self, setup: Setup) -> dict[str, Any]:
         """The link's derived numbers, as the answer prints them."""
-        block, link = setup.block, setup.link
+        link = setup.link
         return {
             "rate_mbps": link.bps / 1e6,
             "rtt_ms": link.rtt_s * 1000,
@@ -195,7 +194,7 @@ class LinkExperiment(Experiment[Setup]):
             "aqm_targets": {q: self._targets(setup)[k] for q, k in AQM_TARGETS.items()},
             "min_epochs": guards.MIN_EPOCHS,
             "rtt_spread": link.rtt_spread,
-            "baseline_queue": BASELINE if self._needs_baseline(block) else "",
+            "baseline_queue": BASELINE if self._needs_baseline(setup) else "",
             "ecn": link.ecn,
             "ecn_queues": list(ns3.ECN_QUEUES),
         }

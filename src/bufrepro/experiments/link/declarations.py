@@ -11,7 +11,6 @@ from bufrepro.experiments.link import ns3
 from bufrepro.experiments.link.parsed import CBR_PACKET_BYTES, OTHER_QUEUE_PKTS, Setup
 from bufrepro.kit import units
 from bufrepro.kit.declaration import NS3_UNTRACED, Declaration
-from bufrepro.kit.experiment import name_of
 from bufrepro.kit.grid import RunPoint
 
 # IP, TCP (the agents, the trace), Flags (TCP, RED), RTP (the UDP agent's sequence number).
@@ -79,7 +78,7 @@ class Ns2(_Link):
         queue = str(point.get("queue"))
         red = block["red"]
         min_th, max_th = red_thresholds(setup, point)
-        name = name_of(point)
+        name = point.owner
         return {
             "experiment": name,
             "seed": point.seed,
@@ -141,7 +140,7 @@ class Ns3(_Link):
         red = block["red"]
         red_args = (*red_thresholds(setup, point), float(red["q_weight"]), float(red["max_p"]))
         how = str(block["aqm"]["targets"])
-        return ns3.arguments(name_of(point), link, point, red_args, ns3.targets(link, how))
+        return ns3.arguments(point.owner, link, point, red_args, ns3.targets(link, how))
 
 
 DECLARATIONS: Mapping[str, Declaration[Setup]] = MappingProxyType({"ns2": Ns2(), "ns3": Ns3()})

@@ -57,7 +57,9 @@ def judged(
             f"reading {reading.id} of {reading.study}: {len(missing)} runs not made, e.g. "
             f"{missing[0]} (run the calibration first)"
         )
-    runs, summary, _ = tables.study_tables(reading.study, dirs, study.grid_keys, study.reported)
+    runs, summary, _ = tables.study_tables(
+        reading.study, dirs, study.grid_keys, study.reported, study.own_simulator()
+    )
     stable = tables.stable_runs(runs)
     made: dict[str, pd.DataFrame] = {"runs": stable, "summary": summary, **paper}
     made.update(study.derive(block, stable, [Path(d) for d in dirs]))

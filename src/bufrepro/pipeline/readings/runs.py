@@ -108,7 +108,9 @@ def _diff(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(summary, diff) of the runs in `dirs`, every diff row kept."""
     study = registry.get(reading.study)
-    runs, summary, _ = tables.study_tables(reading.study, dirs, study.grid_keys, study.reported)
+    runs, summary, _ = tables.study_tables(
+        reading.study, dirs, study.grid_keys, study.reported, study.own_simulator()
+    )
     stable = tables.stable_runs(runs)
     made: dict[str, pd.DataFrame] = {"runs": stable, "summary": summary, **paper}
     made.update(study.derive(dict(reading.block), stable, dirs))

@@ -32,7 +32,12 @@ def write(done: Sequence[Path], runs_path: Path, summary_path: Path) -> int:
             path.write_text("", encoding="utf-8")
         return 0
     runs, summary, _ = tables.study_tables(
-        "hstcp", list(done), params.KEYS, STUDY.reported, STUDY.required_metrics()
+        "hstcp",
+        list(done),
+        params.KEYS,
+        STUDY.reported,
+        STUDY.own_simulator(),
+        STUDY.required_metrics(),
     )
     tables.stable_runs(runs).to_csv(runs_path, index=False, float_format=FLOAT_FORMAT)
     summary.to_csv(summary_path, index=False, float_format=FLOAT_FORMAT)

@@ -53,7 +53,7 @@ proc access {{delay 0.015}} {
 
 # --- Only the bottleneck queue is traced; its first line is the run's fingerprint ---
 set tf [open out.tr w]
-puts $tf "# bufrepro experiments/cubic_red_web_cbr run=235a967f955ef821 seed=1 end=25.0"
+puts $tf "# bufrepro cubic_red_web_cbr run=30796669d0fd92f5 seed=1 end=25.0"
 $ns trace-queue $r1 $r2 $tf
 
 # --- Random packet loss on the bottleneck (at the link's head: a 'd' with no '+') ---

@@ -53,7 +53,7 @@ proc access {{delay 0.006}} {
 
 # --- Only the bottleneck queue is traced; its first line is the run's fingerprint ---
 set tf [open out.tr w]
-puts $tf "# bufrepro experiments/highspeed_window run=740ac6336669a327 seed=1 end=25.0"
+puts $tf "# bufrepro highspeed_window run=00089f4f5bae4f5c seed=1 end=25.0"
 $ns trace-queue $r1 $r2 $tf
 
 # --- Random packet loss on the bottleneck (at the link's head: a 'd' with no '+') ---

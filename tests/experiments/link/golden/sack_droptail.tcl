@@ -53,7 +53,7 @@ proc access {{delay 0.002}} {
 
 # --- Only the bottleneck queue is traced; its first line is the run's fingerprint ---
 set tf [open out.tr w]
-puts $tf "# bufrepro experiments/sack_droptail run=3e051c9d59203be7 seed=1 end=25.0"
+puts $tf "# bufrepro sack_droptail run=43d3157405b06ab7 seed=1 end=25.0"
 $ns trace-queue $r1 $r2 $tf
 
 # --- Random packet loss on the bottleneck (at the link's head: a 'd' with no '+') ---
