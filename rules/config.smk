@@ -7,6 +7,9 @@ rule write_config:
         "results/config.validated.yaml",
     log:
         "results/logs/write_config.log",
+    # First among the ready jobs: the progress line (bufrepro.pipeline.progress) waits for this
+    # file, and at the default priority Snakemake wrote it after most of the quick profile's runs.
+    priority: 100
     localrule: True
     params:
         text=yaml.safe_dump(CFG, sort_keys=True),

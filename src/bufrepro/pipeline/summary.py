@@ -338,7 +338,7 @@ def terminal_table(rows: Sequence[Mapping[str, str]]) -> str:
             f"{r['study']}: {r['published rows covered']} published rows covered, "
             f"{r['values run']} values run; inside 95% CI: {r['inside 95% CI']}",
             f"    inside 95% PI: {r['inside 95% PI']}; median |rel. diff|: {medians}",
-            f"    claims, ours: {r['claims (ours)']}; paper's own table: {paper}",
+            f"    claims, ours: {r['claims (ours)']}; {paper}",
             f"    verdict: {r['verdict']}",
         ]
     return "\n".join(out)
