@@ -141,12 +141,16 @@ def watch(config: Path, pid: int, interval: float = 2.0, out: TextIO = sys.stdou
     """Print progress until process `pid` ends; returns the runs done at the end."""
     tty = out.isatty()
     # A config left by an earlier run is not this run's: wait until the workflow rewrites it.
-    t0, stamp = time.monotonic(), (config.stat().st_mtime if config.is_file() else -1.0)
+    stamp = config.stat().st_mtime if config.is_file() else -1.0
     runs: list[Path] = []
     pending: list[Path] = []  # runs without metrics yet: only these are looked at again
     costs = Costs()
     started = n = 0
     cpu_since = 0.0
+    # The rate's clock starts at the first count that finds runs finished since the config was
+    # read (time, runs, CPU then): the builds before the first run (ns-2's 80 s) are no part of
+    # the rate, and the runs first found finished in an unknown time neither.
+    clock: tuple[float, int, float] | None = None
     last_print = 0.0
     while True:
         alive = _alive(pid)
@@ -158,8 +162,7 @@ def watch(config: Path, pid: int, interval: float = 2.0, out: TextIO = sys.stdou
             costs, cpu_since = Costs(), 0.0
             for d in set(runs) - set(pending):
                 costs.add(d, run_cpu(d))
-            started = len(runs) - len(pending)
-            t0 = time.monotonic()
+            started, clock = len(runs) - len(pending), None
         now = time.monotonic()
         # Counted only when a line is due (every 30 s to a file or a pipe): a whole reproduction
         # plans ~12,000 runs, and looking at each of them every 2 s cost it ~100 CPU s.
@@ -171,9 +174,12 @@ def watch(config: Path, pid: int, interval: float = 2.0, out: TextIO = sys.stdou
                 cpu_since += cpu
             pending = still
             n = len(runs) - len(pending)
-            seconds = max(now - t0, 1e-9)
-            eta = eta_seconds(costs.left(pending), cpu_since, n - started, seconds)
-            text = line(n, len(runs), (n - started) / seconds, eta)
+            if clock is None and n > started:
+                clock = (now, n, cpu_since)
+            t_c, n_c, cpu_c = clock if clock else (now, n, cpu_since)
+            seconds = max(now - t_c, 1e-9)
+            eta = eta_seconds(costs.left(pending), cpu_since - cpu_c, n - n_c, seconds)
+            text = line(n, len(runs), (n - n_c) / seconds, eta)
             out.write(("\r" + text + " " * 8) if tty else text + "\n")
             out.flush()
             last_print = now
