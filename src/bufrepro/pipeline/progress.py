@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -15,6 +14,9 @@ import yaml
 
 from bufrepro.kit.configs import ConfigError
 from bufrepro.pipeline import bench, configuration, plan
+
+# A finished run's recorded CPU (simulator and parsers; 0 for a twin), as verify reads it.
+from bufrepro.pipeline.verify import recorded_cpu as run_cpu
 
 
 def planned(cfg: Mapping[str, Any]) -> list[Path]:
@@ -42,15 +44,6 @@ def done(run_dirs: list[Path]) -> int:
 # once read "1052631.6 runs/s, ETA 0 s").
 MIN_RUNS_FOR_RATE = 3
 MIN_SECONDS_FOR_RATE = 10.0
-
-
-def run_cpu(run_dir: Path) -> float:
-    """The CPU seconds a finished run's run.json records (simulator and parsers; 0 for a twin)."""
-    try:
-        meta = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
-        return float(sum(meta.get("cpu_s", {}).values()))
-    except (OSError, ValueError, TypeError, AttributeError):
-        return 0.0
 
 
 def _scope(run_dir: Path) -> Path:
