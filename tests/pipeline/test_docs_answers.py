@@ -128,3 +128,48 @@ def test_the_tree_names_its_own_commit(tmp_path: Path, built: bool) -> None:
     else:  # tmp_path is no git checkout: nothing recorded, and it says so
         assert made["commit"] == "unknown"
         assert made["source"] == docs_summary.words()["source"]["unknown"]
+
+
+def test_the_whole_file_from_a_tree(tmp_path: Path) -> None:
+    results = tmp_path / "results"
+    tables = results / "dumbbell" / "tables"
+    tables.mkdir(parents=True)
+    (results / "config.validated.yaml").write_text("profile: quick\n", encoding="utf-8")
+    claims_table(tables)
+    queues_table(tables)
+    frame = pd.read_csv(tables / "claims.csv")
+    frame.assign(paper_table_verdict="holds").to_csv(tables / "claims.csv", index=False)
+    pd.DataFrame(
+        {
+            "metric": ["tcp_delay_ms_mean"],
+            "published": [100.0],
+            "ours_mean": [120.0],
+            "ci_low": [110.0],
+            "ci_high": [130.0],
+            "ours_n": [5],
+            "rel_diff": [0.2],
+            "in_ci": [False],
+            "has_counterpart": [True],
+        }
+    ).to_csv(tables / "diff.csv", index=False)
+    (tables / "coverage.json").write_text(
+        '{"published_rows": 1, "rows_with_counterpart": 1}', encoding="utf-8"
+    )
+    pd.DataFrame(
+        {
+            "simulator": ["ns2", "ns3"],
+            "rows": [119, 119],
+            "median_abs_rel_diff": [2.16, 2.18],
+            "within_25pct": [0.16, 0.18],
+        }
+    ).to_csv(tables / "cross_sim_published.csv", index=False)
+    data = docs_summary.build(results, {"profile": "quick"}, ["dumbbell"])
+    assert data["reproduction"]["profile"] == "quick"
+    part = data["studies"]["dumbbell"]
+    assert set(part["papers"]) == {"000", "001"}
+    assert part["answer"] == f"{part['papers']['000']['answer']} {part['papers']['001']['answer']}"
+    assert part["cross_sim_published"]["ns3"] == {
+        "rows": 119,
+        "median_abs_rel_diff": "218%",
+        "within_25pct": "18%",
+    }
