@@ -79,7 +79,7 @@ def test_each_paper_answers_what_holds_fails_and_what_todays_queues_change(
         "Ahmad et al. with DropTail (paper 000): 1 of its 3 claims holds on our runs"
         " (small_buffers_better); 1 fails or is not supported (loss_raises_delay); the rest:"
         " 1 partly; its conclusion, small_buffers_better, holds on ns-2 and, on ns-3, makes no"
-        " meaningful difference under CoDel and PIE; holds as measured (not judged: n < 5"
+        " meaningful difference under CoDel and PIE, holds as measured (not judged: n < 5"
         " seeds) under DropTail."
     )
     assert papers["001"]["answer"].startswith(
@@ -93,6 +93,15 @@ def test_a_study_without_today_queues_says_so(tmp_path: Path) -> None:
     ramya = docs_summary.papers("ramya", tmp_path)["000"]
     assert ramya["conclusion"] == {}
     assert ramya["answer"].endswith("has no ns-3 scenario, so today's queues do not judge it.")
+
+
+def test_a_conclusion_the_tree_has_no_verdict_of_says_so(tmp_path: Path) -> None:
+    claims_table(tmp_path)
+    answer = docs_summary.papers("hstcp", tmp_path)["000"]["answer"]
+    assert answer.endswith(
+        "its conclusion, util_90_at_10_flows_bdp, has no verdict on ns-2 and no queue of another"
+        " simulator ran it."
+    )
 
 
 def test_without_queues_table_the_conclusion_is_its_own_simulators(tmp_path: Path) -> None:

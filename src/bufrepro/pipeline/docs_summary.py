@@ -158,7 +158,7 @@ def scope_clause(rows: pd.DataFrame, scope: str, own: str, several: bool) -> str
             w["own"], verb=verb(str(r["verdict"]), str(r["measured"])), simulator=simulator(own)
         )
         for r in mine.to_dict("records")
-    )
+    ) or prose.fill(w["own_absent"], simulator=simulator(own))
     parts = []
     for sim, g in rows[rows["simulator"] != own].groupby("simulator", sort=True):
         grouped: dict[str, list[str]] = {}
