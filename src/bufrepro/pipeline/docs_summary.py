@@ -139,8 +139,10 @@ def conclusion_rows(
     on the study's own simulator."""
     if len(qtable):
         part = qtable[(qtable["scope"] == scope) & (qtable["claim"] == claim)]
-        if len(part):
-            return part[["simulator", "queue", "verdict", "measured"]]
+        if len(part):  # a table from before `measured`: the verdict is what was measured
+            return part.assign(measured=part.get("measured", part["verdict"]))[
+                ["simulator", "queue", "verdict", "measured"]
+            ]
     row = claims[(claims["scope"] == scope) & (claims["claim"] == claim)]
     verdicts = [str(v) for v in row["verdict"]]
     return pd.DataFrame(
