@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from docs_markup import REPO, rel
+from docs_markup import REPO, RUN_ELSEWHERE, rel
 
 HASH = re.compile(
     r"(?<![0-9A-Za-z])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}(?![0-9A-Za-z])"
@@ -25,8 +25,7 @@ def user_pages() -> list[Path]:
     return [
         REPO / "README.md",
         *sorted((REPO / "docs").rglob("*.md")),
-        REPO / "profiles" / "slurm" / "README.md",
-        REPO / "envs" / "README.md",
+        *(REPO / p for p in RUN_ELSEWHERE),
     ]
 
 

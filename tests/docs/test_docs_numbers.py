@@ -9,12 +9,13 @@ import re
 from typing import Any
 
 import pytest
+import yaml
 from docs_markup import REPO, numbers, pages, rel
 
 from bufrepro import registry
 from bufrepro.backends.simulators import ns3
 from bufrepro.experiments.link import ns3 as link_ns3
-from bufrepro.pipeline import bench, configuration, evidence, plan, progress
+from bufrepro.pipeline import batch, bench, configuration, evidence, plan, progress
 
 PROFILES = {
     "quick": "config/quick.yaml",
@@ -45,6 +46,13 @@ def value(key: str) -> int:
     ns3.queue.Q.A    the number in attribute A's default of queue Q in the ns3 backend's
                      queue table (backends/ns3.QUEUES; "5ms": 5);
     evidence.min_seeds  the fewest seeds a judged result rests on (pipeline/evidence.py);
+    runs_per_job.S   the runs one batch job of study S carries in the default config;
+    batches.P        the batch jobs (`run_batch`, a cluster job each under profiles/slurm)
+                     profile P plans: every scope's grid, further simulators and side runs;
+    batches.P.S      study S's part of them;
+    batched.P        the runs those jobs carry;
+    readings.P       the readings stage's runs (local rules: where Snakemake runs);
+    slurm.K1.K2...   a whole number of profiles/slurm/config.yaml (`N * attempt`: N);
     studies          the studies found."""
     parts = key.split(".")
     if parts[0] == "runs" and len(parts) == 2:
@@ -73,7 +81,39 @@ def value(key: str) -> int:
         return evidence.MIN_SEEDS
     if key == "studies":
         return len(registry.names())
+    if parts[0] == "runs_per_job" and len(parts) == 2:
+        return plan.runs_per_job(config("default"), registry.get(parts[1]))
+    if parts[0] in ("batches", "batched") and len(parts) in (2, 3):
+        cuts = scope_batches(config(parts[1]), parts[2] if len(parts) == 3 else "")
+        return len(cuts) if parts[0] == "batches" else sum(len(b) for b in cuts)
+    if parts[0] == "readings" and len(parts) == 2:
+        cfg = config(parts[1])
+        return sum(len(bench.reading_specs(cfg, s)) for s in cfg["studies"])
+    if parts[0] == "slurm" and len(parts) >= 2:
+        return slurm_setting(parts[1:])
     raise KeyError(f"unknown number key {key!r} (see value()'s docstring)")
+
+
+def scope_batches(cfg: dict[str, Any], study: str) -> list[list[Any]]:
+    """Every batch of the config's study scopes (all studies', or study's alone): the run_batch
+    jobs the workflow plans (rules/simulate.smk; experiments are not counted)."""
+    scopes = [s for s in batch.scopes(cfg) if not s.experiment and study in ("", s.owner)]
+    if not scopes:
+        raise KeyError(f"no batch scope of study {study!r}")
+    return [b for s in scopes for b in batch.batches(cfg, s)]
+
+
+def slurm_setting(path: list[str]) -> int:
+    """A whole number of the SLURM profile, at path (`60 * attempt` counts as 60)."""
+    found: Any = yaml.safe_load((REPO / "profiles/slurm/config.yaml").read_text(encoding="utf-8"))
+    for part in path:
+        if not isinstance(found, dict) or part not in found:
+            raise KeyError(f"profiles/slurm/config.yaml has no {'.'.join(path)}")
+        found = found[part]
+    m = re.fullmatch(r"(\d+)( \* attempt)?", str(found))
+    if isinstance(found, bool) or not m:
+        raise KeyError(f"profiles/slurm/config.yaml: {'.'.join(path)} = {found!r}, not whole")
+    return int(m[1])
 
 
 def program_default(program: str, variable: str) -> int:
@@ -116,6 +156,10 @@ def test_a_key_nobody_computes_fails() -> None:
         value("runs")
     with pytest.raises(KeyError):
         value("ns3.dumbbell.noSuchVariable")
+    with pytest.raises(KeyError):
+        value("slurm.slurm-no-account")  # a setting that is not a number
+    with pytest.raises(KeyError):
+        value("batches.quick.nosuchstudy")
 
 
 def test_keys_are_computed_from_the_configs() -> None:
@@ -128,3 +172,6 @@ def test_keys_are_computed_from_the_configs() -> None:
         f"runs.quick.{s}.{b}" for s in quick["studies"] for b in plan.other_simulators(quick, s)
     ]
     assert sum(value(k) for k in parts) == value("runs.quick")
+    # Every run is in a batch job or in the readings stage, and the studies' jobs add up.
+    assert value("batched.quick") + value("readings.quick") == value("runs.quick")
+    assert sum(value(f"batches.quick.{s}") for s in quick["studies"]) == value("batches.quick")
