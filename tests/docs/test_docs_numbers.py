@@ -15,7 +15,8 @@ from docs_markup import REPO, numbers, pages, rel
 from bufrepro import registry
 from bufrepro.backends.simulators import ns3
 from bufrepro.experiments.link import ns3 as link_ns3
-from bufrepro.pipeline import batch, bench, configuration, evidence, plan, progress
+from bufrepro.kit import stats
+from bufrepro.pipeline import batch, bench, configuration, evidence, plan, progress, verify
 
 PROFILES = {
     "quick": "config/quick.yaml",
@@ -36,11 +37,16 @@ def value(key: str) -> int:
     runs.P           every run the workflow plans for profile P (the progress line's total);
     runs.P.S         study S's part of it (grid, its own rules' runs, its readings' runs);
     runs.P.S.B       study S's grid on a further simulator B (its results/S/B/ runs);
+    runs.P.on.B      every study's grid on further simulator B, added up;
     grid.P.S         study S's grid runs alone (grid points x seeds);
     published.F      rows of published/F.csv;
     assumptions.S    the named assumptions of study S (its config's `assumptions` block);
     assumptions.link.ns3  the link experiment's named ns-2 -> ns-3 mappings (its ns3.yaml);
     seeds.P.S        the seeds study S runs in profile P;
+    seeds.P.S.B      the seeds of study S's grid on further simulator B (simulator_grid);
+    seeds.P.min, seeds.P.max  the fewest and the most seeds a study of profile P runs;
+    pi.min_seeds     the fewest seeds a prediction interval exists for (kit/stats.py);
+    verify.sample.P.PCT  the runs `bufrepro verify --sample PCT/100` checks of P's whole tree;
     ns3.P.V          the default of variable V in the ns-3 program ns3/P.cc (`V = N` where
                      it is declared; every program declaring V must agree);
     ns3.queue.Q.A    the number in attribute A's default of queue Q in the ns3 backend's
@@ -55,6 +61,9 @@ def value(key: str) -> int:
     slurm.K1.K2...   a whole number of profiles/slurm/config.yaml (`N * attempt`: N);
     studies          the studies found."""
     parts = key.split(".")
+    if parts[0] == "runs" and len(parts) == 4 and parts[2] == "on":
+        cfg = config(parts[1])
+        return sum(value(f"runs.{parts[1]}.{s}.{parts[3]}") for s in simulated_on(cfg, parts[3]))
     if parts[0] == "runs" and len(parts) == 2:
         return len(progress.planned(config(parts[1])))
     if parts[0] == "runs" and len(parts) == 3:
@@ -71,8 +80,21 @@ def value(key: str) -> int:
         return len(link_ns3.assumptions())
     if parts[0] == "assumptions" and len(parts) == 2:
         return len(config("default")[parts[1]]["assumptions"])
+    if parts[0] == "seeds" and len(parts) == 3 and parts[2] in ("min", "max"):
+        cfg = config(parts[1])
+        counts = [len(cfg[s]["seeds"]) for s in cfg["studies"]]
+        return min(counts) if parts[2] == "min" else max(counts)
     if parts[0] == "seeds" and len(parts) == 3:
         return len(config(parts[1])[parts[2]]["seeds"])
+    if parts[0] == "seeds" and len(parts) == 4:
+        cfg = config(parts[1])
+        grid = cfg.get("simulator_grid", {}).get(parts[2], {}).get(parts[3]) or {}
+        return len(grid.get("seeds", cfg[parts[2]]["seeds"]))
+    if key == "pi.min_seeds":
+        return next(n for n in range(1, 100) if stats.prediction_half_width(1.0, n) > 0)
+    if parts[:2] == ["verify", "sample"] and len(parts) == 4:
+        runs = range(value(f"runs.{parts[2]}"))
+        return len(verify.pick([REPO / str(r) for r in runs], int(parts[3]) / 100, 1))
     if parts[:2] == ["ns3", "queue"] and len(parts) == 4:
         return int(re.fullmatch(r"(\d+)(ms)?", ns3.QUEUES[parts[2]].attrs[parts[3]])[1])
     if parts[0] == "ns3" and len(parts) == 3:
@@ -114,6 +136,11 @@ def slurm_setting(path: list[str]) -> int:
     if isinstance(found, bool) or not m:
         raise KeyError(f"profiles/slurm/config.yaml: {'.'.join(path)} = {found!r}, not whole")
     return int(m[1])
+
+
+def simulated_on(cfg: dict[str, Any], backend: str) -> list[str]:
+    """The studies whose grid profile cfg also runs on further simulator `backend`."""
+    return [s for s in cfg["studies"] if backend in plan.other_simulators(cfg, s)]
 
 
 def program_default(program: str, variable: str) -> int:
