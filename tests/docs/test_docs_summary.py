@@ -28,7 +28,9 @@ VERDICT = re.compile(r"\"([^\"]+)\"\s*<!-- v: (.+?) -->")
 NUMBER = re.compile(r"([0-9][0-9,]*)\s*<!-- s: (.+?) -->")
 # A readings verdict in words: a page may state one only as a marked quote of the summary.
 VERDICT_WORDS = re.compile(
-    r"reproduces under|no reading (?:in the declared space )?reproduces", re.I
+    r"reproduces under|no reading (?:in the declared space )?reproduces"
+    r"|none of the \d+ readings tried reproduces",
+    re.I,
 )
 # A new study's page until a reproduction has run it: it quotes nothing, and says so.
 NOT_YET = "<!-- quotes: nothing yet -->"
@@ -58,30 +60,45 @@ def lookup(data: dict[str, Any], key: str) -> Any:
     return node
 
 
-def problems(text: str, describes: bool = False) -> list[str]:
-    """What a page states that its summary does not: wrong quotes, wrong numbers, unmarked
-    verdicts, a missing or wrong reproduction line."""
-    found = QUOTES.findall(text)
-    if not found:
-        return ["no <!-- quotes: PROFILE --> line"] if VERDICT.search(text) else []
+def sections(text: str) -> list[tuple[str, str, str]]:
+    """(profile, its quotes line, the text it governs) per `<!-- quotes: PROFILE -->` line: each
+    governs the text from its line to the next such line, the first also the text before it."""
+    lines = [m for m in re.finditer(r"^.*<!-- quotes: ([\w-]+) -->.*$", text, re.M)]
+    starts = [0] + [m.start() for m in lines[1:]] + [len(text)]
+    return [(m[1], m[0], text[starts[i] : starts[i + 1]]) for i, m in enumerate(lines)]
+
+
+def quoted(data: dict[str, Any], part: str) -> list[str]:
+    """What a part of a page quotes of its summary that the summary does not hold."""
     out = []
-    data = summary(found[0])
-    repro = data["reproduction"]
-    line = next(ln for ln in text.splitlines() if "<!-- quotes:" in ln)
-    block = text[max(0, text.find(line) - 300) : text.find(line) + len(line)]
-    out += [
-        f"reproduction {k} {repro[k]} not named"
-        for k in ("date", "commit")
-        if repro[k] not in block
-    ]
-    for quoted, key in VERDICT.findall(text):
+    for said, key in VERDICT.findall(part):
         want = str(lookup(data, key))
-        head = quoted.removesuffix("...")
-        if not (want == quoted or (quoted.endswith("...") and want.startswith(head))):
-            out.append(f"{key}: page says {quoted!r}, the summary {want!r}")
-    for number, key in NUMBER.findall(text):
+        head = said.removesuffix("...")
+        if not (want == said or (said.endswith("...") and head and want.startswith(head))):
+            out.append(f"{key}: page says {said!r}, the summary {want!r}")
+    for number, key in NUMBER.findall(part):
         if int(number.replace(",", "")) != int(lookup(data, key)):
             out.append(f"{key}: page says {number}, the summary {lookup(data, key)}")
+    return out
+
+
+def problems(text: str, describes: bool = False) -> list[str]:
+    """What a page states that its summaries do not: wrong quotes, wrong numbers, unmarked
+    verdicts, a missing or wrong reproduction line. A page may quote several profiles' runs,
+    each after the sentence naming it."""
+    if not QUOTES.search(text):
+        return ["no <!-- quotes: PROFILE --> line"] if VERDICT.search(text) else []
+    out = []
+    for profile, line, part in sections(text):
+        data = summary(profile)
+        repro = data["reproduction"]
+        block = text[max(0, text.find(line) - 300) : text.find(line) + len(line)]
+        out += [
+            f"{profile} reproduction {k} {repro[k]} not named"
+            for k in ("date", "commit")
+            if repro[k] not in block
+        ]
+        out += quoted(data, part)
     if describes:
         return out
     bare = VERDICT.sub("", text)
@@ -123,6 +140,20 @@ def test_only_a_study_no_summary_holds_may_quote_nothing() -> None:
     assert unquoted(NOT_YET, "no_such_study") and not unquoted("", "no_such_study")
 
 
+def test_a_page_quotes_each_profile_after_the_sentence_naming_it() -> None:
+    page = (REPO / "docs" / "ns3.md").read_text(encoding="utf-8")
+    assert [p for p, _, _ in sections(page)] == ["default", "quick"]
+    # A quote of the quick run moved under the default run's sentence is checked against that.
+    quick = sections(page)[1][2]
+    number, key = NUMBER.findall(quick)[0]
+    moved = page.replace(quick, "", 1).replace(
+        "## What the two simulators say",
+        f"{number} <!-- s: {key} -->\n\n## What the two simulators say",
+    )
+    if int(lookup(summary("default"), key)) != int(number.replace(",", "")):
+        assert any(p.startswith(f"{key}: page says") for p in problems(moved))
+
+
 def test_a_doctored_page_fails() -> None:
     page = (REPO / "docs" / "studies" / "dumbbell.md").read_text(encoding="utf-8")
     quoted, key = VERDICT.findall(page)[0]
@@ -139,15 +170,64 @@ def test_a_doctored_page_fails() -> None:
         f"{number} <!-- s: {nkey} -->", f"{int(number.replace(',', '')) + 1} <!-- s: {nkey} -->", 1
     )
     assert any(p.startswith(f"{nkey}: page says") for p in problems(wrong))
-    # Another reproduction's date.
-    date = summary("quick")["reproduction"]["date"]
+    # Another reproduction's date in place of the one the page quotes.
+    date = summary(QUOTES.findall(page)[0])["reproduction"]["date"]
     assert any("not named" in p for p in problems(page.replace(date, "1999-01-01")))
 
 
-def test_the_summary_is_what_the_command_writes() -> None:
-    # Its shape: the reproduction, then per study the words of the summary and the counts.
-    data = summary("quick")
-    assert set(data["reproduction"]) == {"profile", "date", "commit"}
+def answered(profile: str) -> dict[str, Any]:
+    """A profile's summary as docs-summary writes it now (the tree's provenance and each
+    paper's answer); a summary written before the answers existed is skipped, naming the fix."""
+    data = summary(profile)
+    if "source" not in data["reproduction"]:
+        pytest.skip(
+            f"docs/data/{profile}-summary.json predates the answers: write it again from its "
+            "finished tree with `python -m bufrepro.cli docs-summary`"
+        )
+    return data
+
+
+@pytest.mark.parametrize("profile", ["quick", "default"])
+def test_the_summary_is_what_the_command_writes(profile: str) -> None:
+    # Its shape: the reproduction (the tree's own commit and date, and where they come from),
+    # then per study the words of the summary, the counts and each paper's answer.
+    data = summary(profile)
+    assert {"profile", "date", "commit"} <= set(data["reproduction"])
     assert set(data["studies"]) == {"dumbbell", "hstcp", "ramya", "vegas"}
     for part in data["studies"].values():
         assert {"summary", "claims", "readings", "cross_sim", "queues"} <= set(part)
+    answered(profile)
+    assert data["reproduction"]["source"]
+    for part in data["studies"].values():
+        assert {"papers", "answer", "cross_sim_metrics", "cross_sim_published"} <= set(part)
+        for paper in part["papers"].values():
+            assert {"claims", "holds", "against", "conclusion", "answer"} <= set(paper)
+
+
+def opening(text: str) -> str:
+    """A page's title and what follows it, up to its first section."""
+    return text.split("\n## ", 1)[0]
+
+
+def test_each_study_page_opens_with_its_papers_answers() -> None:
+    for name, part in answered("default")["studies"].items():
+        text = (REPO / "docs" / "studies" / f"{name}.md").read_text(encoding="utf-8")
+        keys = {key for _, key in VERDICT.findall(opening(text))}
+        assert {f"{name}.papers.{p}.answer" for p in part["papers"]} <= keys, name
+        assert QUOTES.search(opening(text)), f"{name}: the opening names no run"
+
+
+def test_today_queues_quotes_each_papers_conclusion_per_queue() -> None:
+    text = (REPO / "docs" / "today-queues.md").read_text(encoding="utf-8")
+    keys = {key for _, key in VERDICT.findall(text)}
+    want = set()
+    for name, part in answered("default")["studies"].items():
+        for pid, paper in part["papers"].items():
+            if not paper["conclusion"]:
+                continue
+            at = f"{name}.papers.{pid}.conclusion"
+            want |= {f"{at}.claim", f"{at}.statement"}
+            for scope, verdicts in paper["conclusion"]["outcomes"].items():
+                want |= {f"{at}.outcomes.{scope}.{where}" for where in verdicts}
+    assert want, "no paper declares a conclusion"
+    assert want <= keys, sorted(want - keys)
