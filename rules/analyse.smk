@@ -15,6 +15,7 @@ for _study in STUDIES:
         output:
             runs=f"{_tables}/runs.csv",
             summary=f"{_tables}/summary.csv",
+            precision=f"{_tables}/precision.csv",
             provenance=f"results/{_study}/provenance.json",
             derived=[f"{_tables}/{t}.csv" for t in _spec.derived],
         log:

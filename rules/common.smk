@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import yaml
+from snakemake.exceptions import WorkflowError
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 
@@ -130,10 +131,19 @@ def batch_inputs(wildcards):
     return out
 
 
+def all_cores():
+    """Every core Snakemake was given (1 where it was given none: --report, --lint, and a
+    cluster executor without --cores, where workflow.cores raises)."""
+    try:
+        return int(workflow.cores or 1)
+    except WorkflowError:
+        return 1
+
+
 def batch_threads(wildcards):
     """A batch's threads: an experiment's batch runs its runs on every core the workflow has
     (one job, one Python start-up, a stage), a study's batch one at a time."""
-    return workflow.cores if SCOPES[wildcards.scope].experiment else 1
+    return all_cores() if SCOPES[wildcards.scope].experiment else 1
 
 
 def side_manifests(study, side):

@@ -3,8 +3,6 @@
 import os
 import shlex
 
-from snakemake.exceptions import WorkflowError
-
 from bufrepro.pipeline.readings import space as readings_space
 
 SPACE_FILES = {
@@ -17,18 +15,10 @@ SPACE_FILES = {
 READINGS = []
 
 
-def _all_cores():
-    """Every core Snakemake was given (1 where it was given none: --report, --lint)."""
-    try:
-        return int(workflow.cores or 1)
-    except WorkflowError:
-        return 1
-
-
 # A reading's runs go through a thread pool as wide as the cores given (Snakemake scales it
 # down). The stage's rules are local rules: their thread count is decided where Snakemake runs,
 # which a cluster job step would not repeat (srun refused "more processors than permitted").
-READINGS_THREADS = _all_cores()
+READINGS_THREADS = all_cores()
 # Each declared space, loaded and validated once, before any job runs.
 SPACES = {
     s: readings_space.load(CFG, s, [Path(p) for p in files])

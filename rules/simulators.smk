@@ -10,6 +10,7 @@ rule aggregate_metrics_further:
     output:
         runs="results/{study}/{backend}/tables/runs.csv",
         summary="results/{study}/{backend}/tables/summary.csv",
+        precision="results/{study}/{backend}/tables/precision.csv",
         provenance="results/{study}/{backend}/provenance.json",
     log:
         "results/{study}/{backend}/logs/aggregate_metrics.log",

@@ -23,9 +23,19 @@ SHELLS = {"sh", "bash", "shell", "console"}
 MODES = ("dry-run", "run", "skip")
 
 
+# The user pages outside docs/: how to run on a SLURM cluster and in a container.
+RUN_ELSEWHERE = ("profiles/slurm/README.md", "envs/README.md")
+
+
 def pages() -> list[Path]:
-    """Every Markdown file the checks cover: README.md, CONTRIBUTING.md and docs/."""
-    return [REPO / "README.md", REPO / "CONTRIBUTING.md", *sorted((REPO / "docs").rglob("*.md"))]
+    """Every Markdown file the checks cover: README.md, CONTRIBUTING.md, docs/, and the SLURM
+    and container pages."""
+    return [
+        REPO / "README.md",
+        REPO / "CONTRIBUTING.md",
+        *sorted((REPO / "docs").rglob("*.md")),
+        *(REPO / p for p in RUN_ELSEWHERE),
+    ]
 
 
 def rel(path: Path) -> str:

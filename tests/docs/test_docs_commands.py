@@ -1,7 +1,9 @@
-"""Every shell command the README and docs/ show runs here: marked `<!-- test: dry-run -->` as a
-dry run (Snakemake's -n; a script's syntax and the Snakemake run it starts; a Python command's
---help, holding every flag used), marked `<!-- test: run -->` for real. A renamed script, rule,
-config file or flag fails. Unmarked shell blocks fail; `<!-- test: skip (why) -->` says why not."""
+"""Every shell command the README, docs/ and the SLURM and container pages show runs here:
+marked `<!-- test: dry-run -->` as a dry run (Snakemake's -n; a script's syntax and the Snakemake
+run it starts; a Python command's --help, holding every flag used; the command a `docker run`
+gives the image, as it would run in the repository), marked `<!-- test: run -->` for real. A
+renamed script, rule, config file or flag fails. Unmarked shell blocks fail;
+`<!-- test: skip (why) -->` says why not."""
 
 from __future__ import annotations
 
@@ -50,6 +52,19 @@ def leading(args: list[str]) -> list[str]:
     return out
 
 
+# Options of `docker run` / `podman run` that take a value (the pages use these).
+CONTAINER_VALUE_OPTIONS = {"-v", "--volume", "-e", "--env", "-u", "--user", "-w", "--workdir"}
+
+
+def inner_command(args: list[str]) -> list[str]:
+    """The command a `docker|podman run` gives its image in place of the image's own (the words
+    after the options and the image); [] when it gives none."""
+    i = 0
+    while i < len(args) and args[i].startswith("-"):
+        i += 2 if args[i] in CONTAINER_VALUE_OPTIONS else 1
+    return args[i + 1 :]
+
+
 def steps(words: list[str], mode: str) -> list[Step]:
     """What running (mode "run") or dry-running one documented command means."""
     while words and re.fullmatch(r"[A-Z_][A-Z0-9_]*=\S*", words[0]):
@@ -57,6 +72,10 @@ def steps(words: list[str], mode: str) -> list[Step]:
     if words[:2] in (["source", ".venv/bin/activate"], [".", ".venv/bin/activate"]):
         return []
     prog, args = words[0].removeprefix(".venv/bin/"), words[1:]
+    if prog in ("docker", "podman") and args[:1] == ["run"] and mode == "dry-run":
+        inner = inner_command(args[1:])  # the image holds the repository: dry-run its command
+        if inner:
+            return steps(inner, mode)
     if prog in ("python", "python3") and args[:1] == ["-m"]:
         mod, rest = args[1], args[2:]
         if mode == "run":
@@ -95,7 +114,7 @@ def steps(words: list[str], mode: str) -> list[Step]:
             raise FileNotFoundError(script)
         if mode == "run":
             return [Step(["bash", script, *rest])]
-        out = [Step(["bash", "-n", script])]
+        out = [Step(["bash", "-n", script], in_repo=True)]  # a syntax check reads the script
         if script == "scripts/reproduce.sh":  # CORES, then Snakemake's arguments
             cores = rest[0] if rest and rest[0].isdigit() else "2"
             rest = rest[1:] if rest and rest[0].isdigit() else rest
@@ -205,9 +224,20 @@ def test_documented_command_runs(case: Case, work: Path) -> None:
         ["snakemake", "--cores", "1", "no_such_rule"],  # a renamed rule
         ["snakemake", "--configfile", "config/quick2.yaml"],  # a renamed config file
         ["docker", "run", "bufrepro"],  # a command with no known dry run
+        [  # a renamed config file, in the command given to the image
+            "docker",
+            "run",
+            "--rm",
+            "-v",
+            "o:/out",
+            "bufrepro",
+            "snakemake",
+            "--configfile",
+            "x.yaml",
+        ],
         ["bufrepro", "advise", "--rate", "10Mb", "--rtt", "40ms"],  # a unit the advisor refuses
     ],
-    ids=["script", "flag", "rule", "configfile", "untestable", "advise-unit"],
+    ids=["script", "flag", "rule", "configfile", "untestable", "in-image", "advise-unit"],
 )
 def test_a_stale_command_fails(words: list[str], work: Path) -> None:
     assert check(words, "dry-run", work)

@@ -1,7 +1,9 @@
 """User pages name no commit hash outside the quoted-run markers: history lives in CHANGELOG.md.
 
 A commit hash is 7 to 40 hex digits holding a letter and a digit, standing alone; a line
-carrying `<!-- quotes: PROFILE -->` names the reproduction it quotes and may name its commit. A
+carrying `<!-- quotes: PROFILE -->` names the reproduction it quotes and may name its commit, and
+the last cell of a row of run cost's current table ("measured") names the commit its figures were
+measured on (figures_markup.py). A
 sha256 file digest (64 hex digits) is not a commit hash. A number of digits only (a DOI or
 IEEE document number) is not taken for one.
 """
@@ -12,7 +14,8 @@ import re
 from pathlib import Path
 
 import pytest
-from docs_markup import REPO, rel
+from docs_markup import REPO, RUN_ELSEWHERE, rel
+from figures_markup import RUN_COST, rows
 
 HASH = re.compile(
     r"(?<![0-9A-Za-z])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}(?![0-9A-Za-z])"
@@ -25,8 +28,7 @@ def user_pages() -> list[Path]:
     return [
         REPO / "README.md",
         *sorted((REPO / "docs").rglob("*.md")),
-        REPO / "profiles" / "slurm" / "README.md",
-        REPO / "envs" / "README.md",
+        *(REPO / p for p in RUN_ELSEWHERE),
     ]
 
 
@@ -40,12 +42,29 @@ def hashes(text: str) -> list[str]:
     ]
 
 
+def without_measured_cells(page: Path, text: str) -> str:
+    """The page with the "measured" cells of run cost's current table emptied."""
+    if page != RUN_COST:
+        return text
+    for row in rows(text):
+        text = text.replace(row.text, row.text.replace(row.measured, ""))
+    return text
+
+
 @pytest.mark.parametrize("page", user_pages(), ids=rel)
 def test_a_user_page_names_no_commit_hash(page: Path) -> None:
-    found = hashes(page.read_text(encoding="utf-8"))
+    found = hashes(without_measured_cells(page, page.read_text(encoding="utf-8")))
     assert not found, (
         f"{rel(page)} names commits outside a quoted-run line (move to CHANGELOG.md): {found}"
     )
+
+
+def test_run_costs_figures_may_name_their_commit_only_in_the_measured_cell() -> None:
+    text = RUN_COST.read_text(encoding="utf-8")
+    row = next(r for r in rows(text) if hashes(r.measured))
+    assert hashes(without_measured_cells(RUN_COST, text)) == []
+    moved = row.text.replace(row.figure, row.figure + " (at 0c96313)")
+    assert hashes(without_measured_cells(RUN_COST, text.replace(row.text, moved)))
 
 
 @pytest.mark.parametrize(

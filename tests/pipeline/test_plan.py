@@ -93,4 +93,4 @@ def test_every_owner_declares_its_runs_per_simulator_in_declarations_py() -> Non
             assert simulator in backends.names() and isinstance(declaration, Declaration)
             missing = [f for f in _program_files(simulator, declaration) if not f.is_file()]
             assert not missing, (package, simulator, missing)
-    assert [registry.get(n).own_simulator() for n in registry.names()] == ["ns2"] * 4
+    assert {registry.get(n).own_simulator() for n in registry.names()} == {"ns2"}

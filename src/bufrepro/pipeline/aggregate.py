@@ -9,6 +9,7 @@ from typing import Any
 
 from bufrepro import registry
 from bufrepro.kit import tables
+from bufrepro.pipeline import precise
 from bufrepro.pipeline.batch import manifest_runs
 
 
@@ -31,6 +32,10 @@ def write_tables(
     out_dir.mkdir(parents=True, exist_ok=True)
     tables.stable_runs(runs).to_csv(out_dir / "runs.csv", index=False, float_format="%.6f")
     summary.to_csv(out_dir / "summary.csv", index=False, float_format="%.6f")
+    # Each cell's precision: every margin metric's half-width against its target (precise.py).
+    precise.study_table(name, runs, study.grid_keys).to_csv(
+        out_dir / "precision.csv", index=False, float_format="%.6g"
+    )
     provenance.write_text(json.dumps(prov, indent=1) + "\n", encoding="utf-8")
     derived = study.derive(cfg[name], tables.stable_runs(runs), [Path(d) for d in run_dirs])
     for table in study.derived:

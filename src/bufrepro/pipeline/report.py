@@ -128,6 +128,11 @@ def study_section(study: str, cfg: Mapping[str, Any], results: Path) -> dict[str
         "measure": block.get("measure", {}),
         "tables": [
             *(shown_table(study, t, tables, cfg) for t in spec.shown_tables()),
+            *(
+                [shown_table(study, "precision", tables, cfg)]
+                if (tables / "precision.csv").exists()
+                else []
+            ),
             *report_crosssim.shown(
                 study,
                 tables,

@@ -33,9 +33,12 @@ def render(text: str, cfg: Mapping[str, Any]) -> str:
 
 
 def caption(study: str, name: str, cfg: Mapping[str, Any]) -> str:
-    """report/captions/<study>/<name>.rst rendered with the run's config; "" when absent."""
-    path = CAPTIONS / study / f"{name}.rst"
-    return render(path.read_text("utf-8"), cfg) if path.exists() else ""
+    """report/captions/<study>/<name>.rst rendered with the run's config, else the one every
+    study shares (report/captions/report/<name>.rst); "" when both are absent."""
+    for path in (CAPTIONS / study / f"{name}.rst", CAPTIONS / "report" / f"{name}.rst"):
+        if path.exists():
+            return render(path.read_text("utf-8"), cfg)
+    return ""
 
 
 @cache

@@ -46,6 +46,7 @@ UNSTATED = (
     "red.gentle",
     "measure.duration_s",
     "measure.warmup_s",
+    "measure.min_loss_epochs",
     "twoflow.rtts_ms",
     "twoflow.under_frac",
     "twoflow.over_frac",
@@ -70,6 +71,12 @@ REPORTED = (
     "jain_index",
     "tput_ratio_short_long",
     "tput_min_max_ratio",
+    # The judged window [window_start_s, duration]: the later of the warm-up and the transient
+    # MSER-5 finds in the run's own utilisation series (steady_state 0: it had not settled).
+    "window_start_s",
+    "transient_end_s",
+    "steady_state",
+    "loss_epochs_min",
 )
 
 
@@ -108,7 +115,14 @@ class Hstcp(Study):
         "band_utilisation",
     )
     # compare() computes the model from the config (model.csv) and model_vs_sim.
-    tables: ClassVar[tuple[str, ...]] = ("model", "model_vs_sim", "notes", "consistency", "shapes")
+    tables: ClassVar[tuple[str, ...]] = (
+        "model",
+        "model_vs_sim",
+        "notes",
+        "consistency",
+        "shapes",
+        "steady",
+    )
     # Tables rules/studies/hstcp.smk writes (the two-flow runs); compare() reads
     # twoflow_summary, draw() twoflow_series.
     rule_tables: ClassVar[tuple[str, ...]] = (
@@ -127,6 +141,7 @@ class Hstcp(Study):
         "notes",
         "consistency",
         "shapes",
+        "steady",
     )
     # hstcp has always written its diff with significant digits (%.6g; the others %.6f).
     diff_float_format: ClassVar[str] = "%.6g"

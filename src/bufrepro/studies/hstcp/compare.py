@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pandas as pd
 
+from bufrepro.kit import steady
 from bufrepro.kit.study import Block, Tables
 from bufrepro.studies.hstcp.claims import evaluate
 from bufrepro.studies.hstcp.diff import diff_claims, model_vs_sim, with_flows_axis
 from bufrepro.studies.hstcp.model.table import as_written, model_table
 from bufrepro.studies.hstcp.notes import notes
-from bufrepro.studies.hstcp.params import axis_ratios
+from bufrepro.studies.hstcp.params import KEYS, axis_ratios
 from bufrepro.studies.hstcp.shapes import shape_verdicts, shapes
 
 
@@ -26,12 +27,21 @@ def compare_tables(
     ratios = axis_ratios(block)
     table = shapes(block, summary, model)
     claims = evaluate(block, summary, model, twoflow, runs)
-    return {
+    out = {
         "diff": _diff(block, published, summary, model),
         "claims": shape_verdicts(claims, table, block["claims"]["holds_frac"]),
         "model_vs_sim": with_flows_axis(model_vs_sim(summary, model), ratios),
         "shapes": table,
     }
+    # Each cell's judged window and transient (the runs record them: awk/hstcp/hstcp.awk).
+    recorded = runs is not None and steady.recorded(runs)
+    cells = steady.cells(runs if recorded else None, KEYS, block["measure"]["min_loss_epochs"])
+    out["steady"] = cells
+    if recorded:
+        out["diff"] = out["diff"].merge(steady.flags(cells, KEYS), on=list(KEYS), how="left")
+        words = steady.by_scope(cells, "queue", ("scenario", "buffer_frac"))
+        out["claims"] = out["claims"].assign(steady=out["claims"]["scope"].map(words))
+    return out
 
 
 def claims(block: Block, tables: Tables) -> pd.DataFrame:

@@ -1,0 +1,1 @@
+"""A new study's files, each a working stub marked TEMPLATE: `python -m bufrepro.scaffold S`."""
