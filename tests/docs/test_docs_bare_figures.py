@@ -28,10 +28,8 @@ CODE = re.compile(r"(`+)(.+?)\1", re.S)
 
 NOT_READ = {"docs/run-cost.md": "the measurements' own page: each figure dated in its row"}
 PENDING = {
-    "docs/contributing.md",
     "docs/ns3.md",
     "docs/readings.md",
-    "docs/running-anywhere.md",
     "docs/today-queues.md",
     "docs/studies/dumbbell.md",
     "docs/studies/hstcp.md",

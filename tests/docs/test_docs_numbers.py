@@ -52,6 +52,7 @@ def value(key: str) -> int:
     ns3.queue.Q.A    the number in attribute A's default of queue Q in the ns3 backend's
                      queue table (backends/ns3.QUEUES; "5ms": 5);
     evidence.min_seeds  the fewest seeds a judged result rests on (pipeline/evidence.py);
+    evidence.min_readings  the fewest readings a readings verdict is judged on (same module);
     runs_per_job.S   the runs one batch job of study S carries in the default config;
     batches.P        the batch jobs (`run_batch`, a cluster job each under profiles/slurm)
                      profile P plans: every scope's grid, further simulators and side runs;
@@ -101,6 +102,8 @@ def value(key: str) -> int:
         return program_default(parts[1], parts[2])
     if key == "evidence.min_seeds":
         return evidence.MIN_SEEDS
+    if key == "evidence.min_readings":
+        return evidence.MIN_READINGS
     if key == "studies":
         return len(registry.names())
     if parts[0] == "runs_per_job" and len(parts) == 2:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from bufrepro.kit import verdicts
+from bufrepro.kit import prose, verdicts
 from bufrepro.kit.samples import Sample
 
 
@@ -148,6 +148,9 @@ def sample_check(
     judge = verdicts.bound_outcome if bound else verdicts.claim_outcome
     outcome = judge(iv, tol, direction)
     text = verdicts.evidence(what, a.mean, b.mean, iv, tol, outcome)
+    if outcome == verdicts.word("claim", "undecided") and not bound:
+        seeds = verdicts.seeds_to_decide(iv, tol, direction)
+        text += prose.fill(verdicts.words()["undecided_seeds"], seeds=seeds)
     return Check(where, outcome == verdicts.word("claim", "holds"), text, outcome)
 
 

@@ -151,6 +151,23 @@ def claim_outcome(iv: Interval, tolerance: float, direction: int) -> str:
     return word("claim", "undecided")
 
 
+def seeds_to_decide(iv: Interval, tolerance: float, direction: int) -> float:
+    """The seeds (pairs, when paired) an undecided claim interval would need to decide, at its
+    observed spread and estimate: the half-width shrinks as 1 / sqrt(n) until the interval
+    clears the claimed bound +t on one side or the other (Akaroa2's arithmetic, kit.precision
+    .more_runs); it leaves out that the t quantile falls with n, so it errs high at few seeds.
+    inf when the estimate sits on the bound; nan with no interval or for published points."""
+    if not iv.judged or iv.point:
+        return math.nan
+    half = (iv.high - iv.low) / 2.0
+    room = abs(direction * iv.estimate - tolerance)
+    if half <= room:
+        return float(iv.n)
+    if room <= 0:
+        return math.inf
+    return float(math.ceil(iv.n * (half / room) ** 2))
+
+
 def bound_outcome(iv: Interval, tolerance: float, direction: int) -> str:
     """A claim that b reaches a (direction +1: b at least a; -1: b at most a), a threshold, within
     `tolerance` t (non-inferiority). On the number line of b - a in the claimed direction:
