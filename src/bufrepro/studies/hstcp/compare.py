@@ -28,7 +28,7 @@ def compare_tables(
     table = shapes(block, summary, model)
     claims = evaluate(block, summary, model, twoflow, runs)
     out = {
-        "diff": _diff(block, published, summary, model),
+        "diff": _diff(block, published, summary, model, runs),
         "claims": shape_verdicts(claims, table, block["claims"]["holds_frac"]),
         "model_vs_sim": with_flows_axis(model_vs_sim(summary, model), ratios),
         "shapes": table,
@@ -38,7 +38,6 @@ def compare_tables(
     cells = steady.cells(runs if recorded else None, KEYS, block["measure"]["min_loss_epochs"])
     out["steady"] = cells
     if recorded:
-        out["diff"] = out["diff"].merge(steady.flags(cells, KEYS), on=list(KEYS), how="left")
         words = steady.by_scope(cells, "queue", ("scenario", "buffer_frac"))
         out["claims"] = out["claims"].assign(steady=out["claims"]["scope"].map(words))
     return out
@@ -55,15 +54,25 @@ def claims(block: Block, tables: Tables) -> pd.DataFrame:
 
 def diff(block: Block, tables: Tables) -> pd.DataFrame:
     """compare()'s diff alone: every quantitative claim per cell, against the model as written."""
-    return _diff(block, tables["published"], tables["summary"], as_written(model_table(block)))
+    model = as_written(model_table(block))
+    return _diff(block, tables["published"], tables["summary"], model, tables.get("runs"))
 
 
 def _diff(
-    block: Block, published: pd.DataFrame, summary: pd.DataFrame, model: pd.DataFrame
+    block: Block,
+    published: pd.DataFrame,
+    summary: pd.DataFrame,
+    model: pd.DataFrame,
+    runs: pd.DataFrame | None,
 ) -> pd.DataFrame:
-    return with_flows_axis(
+    """The diff, each cell's steady-state words beside it where the runs record them."""
+    out = with_flows_axis(
         diff_claims(published, summary, model, block["claims"]), axis_ratios(block)
     )
+    if runs is None or not steady.recorded(runs):
+        return out
+    cells = steady.cells(runs, KEYS, block["measure"]["min_loss_epochs"])
+    return out.merge(steady.flags(cells, KEYS), on=list(KEYS), how="left")
 
 
 def compare(block: Block, tables: Tables) -> dict[str, pd.DataFrame]:
