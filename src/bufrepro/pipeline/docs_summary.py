@@ -208,11 +208,12 @@ def conclusion(name: str, rows: pd.DataFrame, qtable: pd.DataFrame) -> tuple[dic
     return part, prose.fill(w["conclusion"], claim=claim, cells=w["scope_joint"].join(clauses))
 
 
-def listed(key: str, items: Sequence[str], total: int) -> str:
-    """The holds or against clause: none, one or some claims, named."""
+def listed(key: str, items: Sequence[str], n: int, total: int) -> str:
+    """The holds or against clause: none, one or some of the paper's `total` claim rows (a claim
+    per scope), `n` of them, named by id with their scopes."""
     w = words()[key]
-    form = "none" if not items else "one" if len(items) == 1 else "some"
-    return prose.fill(w[form], n=len(items), total=total, claims=", ".join(items))
+    form = "none" if not n else "one" if n == 1 else "some"
+    return prose.fill(w[form], n=n, total=total, claims=", ".join(items))
 
 
 def paper(name: str, pid: str, rows: pd.DataFrame, qtable: pd.DataFrame) -> dict[str, Any]:
@@ -234,8 +235,8 @@ def paper(name: str, pid: str, rows: pd.DataFrame, qtable: pd.DataFrame) -> dict
     answer = prose.fill(
         w["answer"],
         paper=names.get(pid) or prose.fill(w["papers"]["fallback"], paper=pid),
-        holds=listed("holds", holds, len(rows)),
-        against=listed("against", against, len(rows)),
+        holds=listed("holds", holds, int((heads == "holds").sum()), len(rows)),
+        against=listed("against", against, int(heads.isin(AGAINST).sum()), len(rows)),
         rest=prose.fill(w["rest"], counts=", ".join(rest)) if rest else "",
         queues=queues_text,
     )
