@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime
 import json
 import re
-import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,7 @@ import pandas as pd
 
 from bufrepro import registry
 from bufrepro.kit import prose
-from bufrepro.pipeline import summary
+from bufrepro.pipeline import report_text, summary
 
 WORDS = Path(__file__).with_name("docs_summary.yaml")
 # The report's provenance list (report/report.html.j2: <dt>label</dt><dd>text</dd>).
@@ -290,21 +289,6 @@ def study(results: Path, name: str) -> dict[str, Any]:
     }
 
 
-def _git(where: Path) -> str:
-    """The short commit of the git checkout holding `where` ("" outside one)."""
-    try:
-        proc = subprocess.run(
-            ["git", "-C", str(where), "rev-parse", "--short=7", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=20,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return ""
-    return proc.stdout.strip() if proc.returncode == 0 else ""
-
-
 def provenance(results: Path) -> dict[str, str]:
     """The tree's commit, its state and date, and where they come from: the provenance of the
     report built with the tree (report/index.html beside results/: its git commit and build
@@ -323,7 +307,7 @@ def provenance(results: Path) -> dict[str, str]:
             "date": built[1] if built else date,
             "source": str(w["report"]),
         }
-    commit = _git(results.resolve())
+    commit = report_text.git("rev-parse", "--short=7", "HEAD", where=results.resolve())
     return {
         "commit": commit or "unknown",
         "state": "",

@@ -84,11 +84,12 @@ def assumptions(study: str, cfg: Mapping[str, Any]) -> list[dict[str, str]]:
     return out
 
 
-def _git(*args: str) -> str:
-    """A git command's output in the repository, "" when git or the checkout is absent."""
+def git(*args: str, where: Path = REPO_ROOT) -> str:
+    """A git command's output in the checkout holding `where` (the repository by default), ""
+    when git or the checkout is absent."""
     try:
         proc = subprocess.run(
-            ["git", "-C", str(REPO_ROOT), *args],
+            ["git", "-C", str(where), *args],
             capture_output=True,
             text=True,
             check=False,
@@ -101,10 +102,10 @@ def _git(*args: str) -> str:
 
 def git_state() -> str:
     """'<commit> (clean)' or '<commit> (dirty: N files changed)', or 'not a git checkout'."""
-    commit = _git("rev-parse", "HEAD")
+    commit = git("rev-parse", "HEAD")
     if not commit:
         return "not a git checkout"
-    changed = _git("status", "--porcelain", "--untracked-files=no").splitlines()
+    changed = git("status", "--porcelain", "--untracked-files=no").splitlines()
     if not changed:
         return f"{commit} (clean)"
     return f"{commit} (dirty: {len(changed)} tracked file{'s' if len(changed) > 1 else ''} changed)"

@@ -3,11 +3,12 @@ series, and every windowed metric starts where the transient ends."""
 
 from __future__ import annotations
 
+import copy
 from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from hstcp_tiny import point
+from hstcp_tiny import TINY_HSTCP, point
 from test_hstcp_runs import simulate
 
 from bufrepro.kit import transient
@@ -17,25 +18,15 @@ from conftest import merged
 
 pytestmark = pytest.mark.usefixtures("ns_available")
 
-# 10 Mb/s for 12 s, sampled every 0.1 s: 120 intervals, 24 batches of MSER-5.
-LONGER = {
-    "studies": ["hstcp"],
-    "hstcp": {
-        "seeds": [1],
-        "grid": {"scenario": ["s1"], "queue": ["DropTail"], "buffer_frac": [0.1]},
-        "scenarios": {
-            "s1": {
-                "bottleneck_mbps": 10,
-                "bottleneck_delay_ms": 50,
-                "rtt_min_ms": 115.5,
-                "rtt_max_ms": 124.5,
-                "n_flows": 10,
-            }
-        },
-        "tcp": {"start_jitter_s": 0.5},
-        "measure": {"duration_s": 12, "warmup_s": 1, "sample_s": 0.1},
-    },
-}
+# hstcp_tiny's scenario (10 Mb/s) for 12 s, one cell and seed, sampled every 0.1 s: 120
+# intervals, 24 batches of MSER-5.
+LONGER = copy.deepcopy(TINY_HSTCP)
+LONGER["hstcp"].update(
+    seeds=[1],
+    grid={"scenario": ["s1"], "queue": ["DropTail"], "buffer_frac": [0.1]},
+    measure={"duration_s": 12, "warmup_s": 1, "sample_s": 0.1},
+)
+LONGER["hstcp"].pop("twoflow")
 
 
 def samples(stream: Path) -> list[tuple[float, int]]:
